@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each stage of the pipeline is one target and one script or C file named
+# after it: deps, import, config, kernel, tests, initramfs, boot, verdict.
+# 'make ci' runs them in order; every stage skips work already done.
+
+B := build
+KSRC := $(B)/linux
+KOBJ := $(B)/kernel
+TESTS_O := $(B)/tests
+CI_O := $(B)/ci
+OVERLAY := kernel-overlay
+FRAGMENT := ci/kernel.config
+
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+VMLINUX := $(KOBJ)/vmlinux
+INITRAMFS := $(B)/initramfs.cpio
+SERIAL_LOG := $(CI_O)/serial.log
+VERDICT := $(CI_O)/verdict
+
+# Extra kernel command line, e.g. KERNEL_ARGS=ci.test=smoke/lsm_sees_call
+KERNEL_ARGS ?=
+
+CCACHE := $(shell command -v ccache 2> /dev/null)
+# A fixed timestamp and host keep compile.h stable, so ccache hits and an
+# unchanged tree relinks nothing.
+KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
+	$(if $(CCACHE),CC="ccache gcc") \
+	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
+	KBUILD_BUILD_HOST=ci -j$(shell nproc)
+export CCACHE_DIR ?= $(abspath $(B)/ccache)
+
+STAGES := deps import config kernel tests initramfs boot verdict
+
+.PHONY: help ci check $(STAGES) export clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed 's/:.*## /\t/' | expand -t 16
+
+ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
+	@mkdir -p $(CI_O); : > $(CI_O)/times
+	@for s in $(STAGES); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$s || { \
+			echo "ci: stage '$$s' failed (see above)"; exit 1; }; \
+		echo "$$s $$(($$(date +%s) - start))" >> $(CI_O)/times; \
+	done; \
+	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
+
+check: ## the harness's own tests, then make ci
+	tests/run.sh
+	$(MAKE) --no-print-directory ci
+
+deps: ## install (as root) or name the Debian packages needed
+	tools/deps.sh
+
+import: ## unpack linux-source-6.1 into build/linux, tag base, git am the overlay
+	tools/import.sh $(KSRC) $(OVERLAY)
+
+export: ## write build/linux's commits after base back into kernel-overlay/
+	tools/export.sh $(KSRC) $(OVERLAY)
+
+config: $(KOBJ)/.config ## merge ci/kernel.config onto tinyconfig and check it
+
+$(KOBJ)/.config: $(FRAGMENT) tools/config.sh
+	tools/config.sh $(KSRC) $(KOBJ) $(FRAGMENT)
+
+kernel: config ## build bzImage out of tree, in build/kernel
+	+$(KMAKE) bzImage
+
+tests: ## build the test binaries against the kernel's vmlinux.h
+	+$(MAKE) --no-print-directory -f initramfs/Makefile tests \
+		O=$(abspath $(TESTS_O)) KSRC=$(abspath $(KSRC)) \
+		VMLINUX=$(abspath $(VMLINUX))
+
+initramfs: tests ## pack busybox, the tests and the init into build/initramfs.cpio
+	+$(MAKE) --no-print-directory -f initramfs/Makefile initramfs \
+		O=$(abspath $(TESTS_O)) KSRC=$(abspath $(KSRC)) \
+		VMLINUX=$(abspath $(VMLINUX)) INITRAMFS=$(abspath $(INITRAMFS))
+
+boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
+	@mkdir -p $(CI_O)
+	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) $(KERNEL_ARGS)
+
+$(VERDICT): ci/verdict.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+
+verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci/
+	$(VERDICT) --ktap $(CI_O)/results.ktap --junit $(CI_O)/results.xml \
+		$(SERIAL_LOG)
+
+clean: ## remove build/ (the scratch kernel tree too: export first)
+	rm -rf $(B)

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# import: unpack Debian's linux-source-6.1 into a scratch git tree, tag the
+# import 'base', and apply kernel-overlay/ on top with git am, one commit per
+# patch. Work in the scratch tree is never thrown away: a dirty tree, or
+# commits that are not in the overlay, make it refuse.
+#
+# usage: import.sh TREE OVERLAY_DIR
+set -eu
+STAGE=import
+. "$(dirname "$0")/lib.sh"
+
+tree=$1
+overlay=$2
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+package=linux-source-6.1
+
+[ -f "$tarball" ] ||
+	die "$tarball is missing; install it with: apt-get install $package (or run make deps)"
+[ -f "$overlay/series" ] ||
+	die "$overlay/series is missing; it lists the overlay's patches in apply order (it may be empty)"
+
+version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || echo unknown)
+
+# The patches of the overlay, in series order, one path per line.
+overlay_patches() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$overlay/series" |
+	while read -r p; do
+		[ -f "$overlay/$p" ] || die "$overlay/series names $p, which does not exist"
+		echo "$overlay/$p"
+	done
+}
+
+# Patch ids of an mbox on stdin, in its order.
+patch_ids() {
+	git patch-id --stable | cut -d' ' -f1
+}
+
+import_base() {
+	note "unpacking $tarball ($package $version) into $tree"
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	tar -xJf "$tarball" -C "$tree" --strip-components=1
+	git -C "$tree" init -q -b main
+	# Debian's tarball carries no .gitignore-tracked build output; keep
+	# everything it ships so that 'base' is exactly the distro source.
+	git -C "$tree" add -A -f
+	GIT_AUTHOR_NAME=$GIT_COMMITTER_NAME GIT_AUTHOR_EMAIL=$GIT_COMMITTER_EMAIL \
+	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE \
+		git -C "$tree" commit -q -m "Import $package $version" \
+			-m "Unpacked from $tarball by tools/import.sh."
+	git -C "$tree" tag -a -m "$package $version" base
+}
+
+base_version() {
+	git -C "$tree" tag -l --format='%(contents:subject)' base
+}
+
+# Is the scratch tree safe to rewind to 'base'? Only when it is clean and
+# every commit after 'base' is also a patch of the overlay.
+check_no_lost_work() {
+	if [ -n "$(git -C "$tree" status --porcelain)" ]; then
+		die "$tree has uncommitted changes; commit them and run 'make export', or stash them, then run make import again"
+	fi
+	if [ -d "$tree/.git/rebase-apply" ]; then
+		die "$tree has a git am in progress; finish it (git am --continue) or abort it (git am --abort)"
+	fi
+	local_only=$(git -C "$tree" format-patch --stdout base..HEAD | patch_ids |
+		sort | comm -23 - "$tmp/overlay.sorted")
+	if [ -n "$local_only" ]; then
+		die "$tree has commits after 'base' that kernel-overlay/ lacks; run 'make export' to keep them, or reset them away yourself (git -C $tree reset --hard base)"
+	fi
+}
+
+apply_overlay() {
+	git -C "$tree" checkout -q -B main base
+	overlay_patches > "$tmp/list"
+	n=0
+	while read -r p; do
+		n=$((n + 1))
+		if ! git -C "$tree" am -q --keep-cr "$PWD/$p" > "$tmp/am.log" 2>&1; then
+			file=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): does not exist in index/\1/p' \
+				"$tmp/am.log" | head -n 1)
+			cat "$tmp/am.log" >&2
+			git -C "$tree" am --abort
+			die "patch $p does not apply${file:+ to $file}; $tree is left at the patch before it: fix the patch there (git am, edit, git am --continue), then run make export"
+		fi
+	done < "$tmp/list"
+	note "applied $n patch(es) from $overlay/series on top of base"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+overlay_patches > "$tmp/list"
+xargs -r cat < "$tmp/list" | patch_ids > "$tmp/overlay.ids"
+sort "$tmp/overlay.ids" > "$tmp/overlay.sorted"
+
+if git -C "$tree" rev-parse -q --verify base > /dev/null 2>&1; then
+	check_no_lost_work
+	if [ "$(base_version)" != "$package $version" ]; then
+		note "base is '$(base_version)' but $package $version is installed: importing again"
+		import_base
+	fi
+	if [ "$(git -C "$tree" format-patch --stdout base..HEAD | patch_ids)" = \
+	     "$(cat "$tmp/overlay.ids")" ]; then
+		note "$tree is up to date with $overlay"
+		exit 0
+	fi
+else
+	[ ! -e "$tree" ] || [ -z "$(ls -A "$tree")" ] ||
+		die "$tree exists but is not an imported tree (no 'base' tag); move it away or remove it"
+	import_base
+fi
+apply_overlay
