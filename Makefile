@@ -48,7 +48,7 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	done; \
 	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
 
-check: ## the harness's own tests, then make ci
+check: deps ## the harness's own tests, then make ci
 	tests/run.sh
 	$(MAKE) --no-print-directory ci
 

@@ -8,7 +8,7 @@
 # $BOOT_TIMEOUT seconds is killed, and the log says so on its last line.
 #
 # usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA KERNEL ARGS]
-# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  KVM_PROBE=10
+# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  KVM_PROBE=5
 set -eu
 STAGE=boot
 . "$(dirname "$0")/../tools/lib.sh"
@@ -20,7 +20,7 @@ log=$3
 shift 3
 accel=${ACCEL:-auto}
 timeout=${BOOT_TIMEOUT:-900}
-probe=${KVM_PROBE:-10}
+probe=${KVM_PROBE:-5}
 
 [ -f "$kernel" ] || die "$kernel is missing; run make kernel"
 [ -f "$initramfs" ] || die "$initramfs is missing; run make initramfs"

@@ -12,7 +12,7 @@ STAGE=import
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
-overlay=$2
+overlay=$(realpath "$2")
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 package=linux-source-6.1
 
@@ -43,13 +43,17 @@ import_base() {
 	mkdir -p "$tree"
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
 	git -C "$tree" init -q -b main
-	# Debian's tarball carries no .gitignore-tracked build output; keep
-	# everything it ships so that 'base' is exactly the distro source.
+	# Debian's top-level .gitignore ignores every path ("/*") because its
+	# packaging repository holds only debian/. Drop those lines, or every
+	# new file of the series would be ignored by git.
+	sed -i '\|^/\*$|d; \|^!/debian/$|d' "$tree/.gitignore"
 	git -C "$tree" add -A -f
 	GIT_AUTHOR_NAME=$GIT_COMMITTER_NAME GIT_AUTHOR_EMAIL=$GIT_COMMITTER_EMAIL \
 	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE \
 		git -C "$tree" commit -q -m "Import $package $version" \
-			-m "Unpacked from $tarball by tools/import.sh."
+			-m "Unpacked from $tarball by tools/import.sh, with the
+Debian packaging lines \"/*\" and \"!/debian/\" taken out of .gitignore
+so that git sees new files."
 	git -C "$tree" tag -a -m "$package $version" base
 }
 
@@ -79,12 +83,12 @@ apply_overlay() {
 	n=0
 	while read -r p; do
 		n=$((n + 1))
-		if ! git -C "$tree" am -q --keep-cr "$PWD/$p" > "$tmp/am.log" 2>&1; then
+		if ! git -C "$tree" am -q --keep-cr "$p" > "$tmp/am.log" 2>&1; then
 			file=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): does not exist in index/\1/p' \
 				"$tmp/am.log" | head -n 1)
 			cat "$tmp/am.log" >&2
-			git -C "$tree" am --abort
-			die "patch $p does not apply${file:+ to $file}; $tree is left at the patch before it: fix the patch there (git am, edit, git am --continue), then run make export"
+			git -C "$tree" am --abort 2> /dev/null || true
+			die "patch ${p##*/} does not apply${file:+ to $file}; $tree is left at the patch before it: fix the patch there (git am, edit, git am --continue), then run make export"
 		fi
 	done < "$tmp/list"
 	note "applied $n patch(es) from $overlay/series on top of base"

@@ -9,7 +9,8 @@
  *	ok 3 lsm_map_create
  *
  * The top-level result line takes its number from $KTAP_INDEX (set by the
- * init). A subtest filter ("-t SUBTEST") runs one subtest only, for bisecting.
+ * init). A subtest filter ("-t SUBTEST") runs one subtest (or the family
+ * SUBTEST:*) only, for bisecting.
  * Exit status: 0 passed or skipped, 1 failed.
  */
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 void XCONCAT(test_, TEST_NAME)(void);
 
 static struct {
+	FILE *ktap;		/* the console, for KTAP lines */
 	const char *filter;	/* run only this subtest, if set */
 	const char *subtest;	/* name of the running subtest */
 	int subtest_num;	/* subtests started so far */
@@ -31,39 +33,69 @@ static struct {
 	bool subtest_skipped;
 	bool failed;		/* the test as a whole */
 	bool skipped;
+	char line[512];		/* diagnostic line being written */
+	size_t line_len;
 } env;
 
-void test__diag(const char *fmt, ...)
+static void flush_diag(void)
 {
-	va_list ap;
+	if (!env.line_len)
+		return;
+	fprintf(env.ktap, "    # %.*s\n", (int)env.line_len, env.line);
+	env.line_len = 0;
+}
 
-	printf("    # %s%s", env.subtest ?: "", env.subtest ? ": " : "");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
+/* Everything a test writes to stdout goes out as "    # line". */
+static ssize_t diag_write(void *cookie, const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			flush_diag();
+			continue;
+		}
+		if (env.line_len == sizeof(env.line))
+			flush_diag();
+		env.line[env.line_len++] = buf[i];
+	}
+	return len;
 }
 
 static void end_subtest(void)
 {
 	if (!env.subtest)
 		return;
+	fflush(stdout);
+	flush_diag();
 	if (env.subtest_failed) {
 		env.failed = true;
-		printf("    not ok %d %s\n", env.subtest_num, env.subtest);
+		fprintf(env.ktap, "    not ok %d %s\n", env.subtest_num, env.subtest);
 	} else if (env.subtest_skipped) {
 		env.subtests_skipped++;
-		printf("    ok %d %s # SKIP\n", env.subtest_num, env.subtest);
+		fprintf(env.ktap, "    ok %d %s # SKIP\n", env.subtest_num,
+			env.subtest);
 	} else {
-		printf("    ok %d %s\n", env.subtest_num, env.subtest);
+		fprintf(env.ktap, "    ok %d %s\n", env.subtest_num, env.subtest);
 	}
 	env.subtest = NULL;
+}
+
+/* "-t probes" selects subtest "probes" and its family "probes:..." */
+static bool subtest_selected(const char *name)
+{
+	size_t n;
+
+	if (!env.filter)
+		return true;
+	n = strlen(env.filter);
+	return !strncmp(env.filter, name, n) && (!name[n] || name[n] == ':');
 }
 
 bool test__start_subtest(const char *name)
 {
 	end_subtest();
-	if (env.filter && strcmp(env.filter, name))
+	if (!subtest_selected(name))
 		return false;
 	env.subtest = name;
 	env.subtest_num++;
@@ -100,7 +132,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		test__diag("libbpf: %s", line);
+		printf("%s\n", line);
 	return 0;
 }
 
@@ -118,25 +150,34 @@ int main(int argc, char **argv)
 		env.filter = optarg;
 	}
 
+	env.ktap = fdopen(dup(STDOUT_FILENO), "w");
+	stdout = fopencookie(NULL, "w", (cookie_io_functions_t){
+		.write = diag_write,
+	});
+	if (!env.ktap || !stdout)
+		return 2;
+	setvbuf(env.ktap, NULL, _IOLBF, 0);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(libbpf_print);
-	printf("    KTAP version 1\n    # Subtest: %s\n", name);
+	fprintf(env.ktap, "    KTAP version 1\n    # Subtest: %s\n", name);
 
 	XCONCAT(test_, TEST_NAME)();
 	end_subtest();
+	fflush(stdout);
+	flush_diag();
 
 	if (env.filter && !env.subtest_num) {
-		printf("    # no subtest named '%s'\n", env.filter);
+		fprintf(env.ktap, "    # no subtest named '%s'\n", env.filter);
 		env.failed = true;
 	}
 	if (env.subtest_num && env.subtests_skipped == env.subtest_num)
 		env.skipped = true;
 
 	if (env.failed)
-		printf("not ok %s %s\n", index, name);
+		fprintf(env.ktap, "not ok %s %s\n", index, name);
 	else if (env.skipped)
-		printf("ok %s %s # SKIP\n", index, name);
+		fprintf(env.ktap, "ok %s %s # SKIP\n", index, name);
 	else
-		printf("ok %s %s\n", index, name);
+		fprintf(env.ktap, "ok %s %s\n", index, name);
 	return env.failed ? 1 : 0;
 }

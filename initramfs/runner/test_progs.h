@@ -22,41 +22,43 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
+#endif
+
 bool test__start_subtest(const char *name);
 void test__skip(void);
 void test__fail(void);
-/* Print a diagnostic line in the current test's KTAP block. */
-void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A test's own output (printf) becomes KTAP diagnostic lines of the running
+ * subtest: the runner prints KTAP through another stream.
+ */
 #define PRINT_FAIL(format...)						\
 	({								\
 		test__fail();						\
-		test__diag("%s:%d: " format_first(format), __FILE__,	\
-			   __LINE__ format_rest(format));		\
+		printf("%s:FAIL:%d ", __func__, __LINE__);		\
+		printf(format);						\
 	})
-
-/* Helpers to put the file and line in front of a printf-style message. */
-#define format_first(fmt, ...) fmt
-#define format_rest(fmt, ...) , ##__VA_ARGS__
 
 #define CHECK_FAIL(condition) ({					\
 	bool ___ok = !(condition);					\
 	if (!___ok)							\
-		PRINT_FAIL("CHECK_FAIL: %s", #condition);		\
+		PRINT_FAIL("CHECK_FAIL: %s\n", #condition);		\
 	!___ok;								\
 })
 
 #define ASSERT_TRUE(actual, name) ({					\
 	bool ___ok = (actual);						\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected false", (name));		\
+		PRINT_FAIL("%s: unexpected false\n", (name));		\
 	___ok;								\
 })
 
 #define ASSERT_FALSE(actual, name) ({					\
 	bool ___ok = !(actual);						\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected true", (name));		\
+		PRINT_FAIL("%s: unexpected true\n", (name));		\
 	___ok;								\
 })
 
@@ -65,7 +67,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	long long ___exp = (long long)(expected);			\
 	bool ___ok = ___act op ___exp;					\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected %s: actual %lld %s expected %lld", \
+		PRINT_FAIL("%s: unexpected %s: actual %lld %s expected %lld\n", \
 			   (name), #actual, ___act, #op, ___exp);	\
 	___ok;								\
 })
@@ -82,7 +84,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	const char *___exp = (expected);				\
 	bool ___ok = strcmp(___act, ___exp) == 0;			\
 	if (!___ok)							\
-		PRINT_FAIL("%s: actual '%s' != expected '%s'",		\
+		PRINT_FAIL("%s: actual '%s' != expected '%s'\n",		\
 			   (name), ___act, ___exp);			\
 	___ok;								\
 })
@@ -91,7 +93,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	long long ___res = (long long)(res);				\
 	bool ___ok = ___res == 0;					\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected error: %lld (errno %d)",	\
+		PRINT_FAIL("%s: unexpected error: %lld (errno %d)\n",	\
 			   (name), ___res, errno);			\
 	___ok;								\
 })
@@ -100,7 +102,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	long long ___res = (long long)(res);				\
 	bool ___ok = ___res < 0;					\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected success: %lld", (name), ___res); \
+		PRINT_FAIL("%s: unexpected success: %lld\n", (name), ___res); \
 	___ok;								\
 })
 
@@ -108,7 +110,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	const void *___p = (ptr);					\
 	bool ___ok = !___p;						\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected pointer: %p", (name), ___p);	\
+		PRINT_FAIL("%s: unexpected pointer: %p\n", (name), ___p);	\
 	___ok;								\
 })
 
@@ -117,7 +119,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	int ___err = libbpf_get_error(___p);				\
 	bool ___ok = ___err == 0 && ___p;				\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected error: %d (errno %d)",	\
+		PRINT_FAIL("%s: unexpected error: %d (errno %d)\n",	\
 			   (name), ___err, errno);			\
 	___ok;								\
 })
@@ -127,7 +129,7 @@ void test__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	int ___err = libbpf_get_error(___p);				\
 	bool ___ok = ___err != 0 || !___p;				\
 	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected pointer: %p", (name), ___p);	\
+		PRINT_FAIL("%s: unexpected pointer: %p\n", (name), ___p);	\
 	___ok;								\
 })
 

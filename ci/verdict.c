@@ -1,0 +1,1114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict - decide PASS/FAIL from a QEMU serial console log that holds
+ * kernel messages and the KTAP (version 1) output of the initramfs init.
+ *
+ * Usage: verdict [--ktap OUT.ktap] [--junit OUT.xml] LOG
+ * Exit status: 0 PASS, 1 FAIL, 2 usage or I/O error.
+ *
+ * The log is untrusted: lines of any length, NUL bytes, CRLF and binary
+ * garbage are accepted; stored text is truncated to MAX_TEXT bytes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#define MAX_TEXT	512	/* bytes kept of any stored line */
+#define MAX_DIAGS	32	/* diagnostic lines kept per test */
+#define MAX_DEPTH	64	/* deeper KTAP lines fail the run */
+#define MAX_NODES	100000	/* results accepted before giving up */
+#define CTX_LINES	12	/* console lines kept for context */
+#define MAX_NAMES	8	/* failed tests named in the verdict */
+#define PATH_LEN	1024
+#define REASON_LEN	8192
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NO_RESULT	"no result line, crashed or hung?"
+
+enum status { ST_NONE, ST_OK, ST_FAIL, ST_SKIP };
+enum kind { K_LOG, K_VERSION, K_PLAN, K_RESULT, K_SUBTEST, K_DIAG };
+enum { CTX_PANIC, CTX_OOPS, CTX_HANG, CTX_TAIL, NR_CTX };
+
+struct node {
+	struct node *parent;
+	struct node **kids;
+	size_t nkids, cap;
+	char *name, *skip;
+	char *diag[MAX_DIAGS];
+	size_t ndiag;		/* diagnostic lines seen, maybe > MAX_DIAGS */
+	long num, plan;
+	int nplan;
+	enum status status;
+	bool has_version, has_header, unfinished;
+};
+
+struct kline {
+	enum kind kind;
+	int depth;
+	long num;
+	bool ok;
+	const char *text, *skip;
+	size_t len;
+};
+
+struct ctx {
+	char *line[CTX_LINES];
+	size_t n;		/* lines pushed; a ring for CTX_TAIL */
+	int want;		/* lines still to capture */
+};
+
+struct state {
+	struct node root;
+	struct node *parent[MAX_DEPTH + 1];
+	struct node *pending[MAX_DEPTH + 1];
+	struct node *last;
+	struct ctx ctx[NR_CTX];
+	int top;
+	bool in_ktap, second_doc, too_many, too_deep;
+	size_t nnodes;
+	FILE *ktap;
+};
+
+static const char *const oops_pat[] = {
+	"BUG: ", "Oops: ", "general protection fault", "WARNING: CPU: ",
+	"UBSAN: ", "KASAN: ", "Unable to handle kernel", "kernel BUG at",
+};
+
+static const char panic_pat[] = "Kernel panic - not syncing";
+
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
+__printf(3, 4)
+static void addf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+static char *dup_text(const char *s, size_t len)
+{
+	return strndup(s, len > MAX_TEXT ? MAX_TEXT : len);
+}
+
+static struct node *new_node(struct state *st, struct node *parent)
+{
+	struct node *n;
+
+	if (st->nnodes >= MAX_NODES) {
+		st->too_many = true;
+		return NULL;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	st->nnodes++;
+	n->parent = parent;
+	n->plan = -1;
+	return n;
+}
+
+static void release_node(struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nkids; i++) {
+		release_node(n->kids[i]);
+		free(n->kids[i]);
+	}
+	for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++)
+		free(n->diag[i]);
+	free(n->kids);
+	free(n->name);
+	free(n->skip);
+}
+
+static void free_node(struct node *n)
+{
+	release_node(n);
+	free(n);
+}
+
+/* Takes ownership of @n, also on failure. */
+static int add_kid(struct node *p, struct node *n)
+{
+	struct node **kids = p->kids;
+
+	if (p->nkids == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		kids = realloc(p->kids, p->cap * sizeof(*kids));
+		if (!kids) {
+			free_node(n);
+			return -ENOMEM;
+		}
+		p->kids = kids;
+	}
+	kids[p->nkids++] = n;
+	return 0;
+}
+
+static int nomem(const struct state *st)
+{
+	return st->too_many ? 0 : -ENOMEM;
+}
+
+/* The test whose result line comes next at depth @d. */
+static struct node *pending(struct state *st, int d)
+{
+	if (!st->pending[d])
+		st->pending[d] = new_node(st, st->parent[d]);
+	return st->pending[d];
+}
+
+/* A started test that never got its result is kept as unfinished. */
+static int drop_pending(struct state *st, int d)
+{
+	struct node *n = st->pending[d];
+	char name[48];
+
+	st->pending[d] = NULL;
+	if (!n)
+		return 0;
+	if (!n->has_version && !n->has_header && !n->nkids) {
+		free_node(n);	/* only diagnostics, e.g. "# totals" */
+		return 0;
+	}
+	n->unfinished = true;
+	if (!n->name) {
+		snprintf(name, sizeof(name), "test %zu",
+			 st->parent[d]->nkids + 1);
+		n->name = strdup(name);
+		if (!n->name) {
+			free_node(n);
+			return -ENOMEM;
+		}
+	}
+	return add_kid(st->parent[d], n);
+}
+
+static int close_levels(struct state *st, int d)
+{
+	int err = 0;
+
+	for (; st->top > d; st->top--)
+		err = err ? err : drop_pending(st, st->top);
+	return err;
+}
+
+static int open_levels(struct state *st, int d)
+{
+	struct node *p;
+
+	while (st->top < d) {
+		p = pending(st, st->top);
+		if (!p)
+			return nomem(st);
+		st->top++;
+		st->parent[st->top] = p;
+		st->pending[st->top] = NULL;
+	}
+	return 0;
+}
+
+static int block_start(struct state *st, const struct kline *k)
+{
+	struct node *p = st->parent[k->depth];
+	bool seen = k->kind == K_VERSION ? p->has_version : p->has_header;
+	int err;
+
+	if (seen || p->nkids) {
+		/* a new block at this depth: the previous test never ended */
+		err = close_levels(st, k->depth - 1);
+		err = err ? err : drop_pending(st, k->depth - 1);
+		err = err ? err : open_levels(st, k->depth);
+		if (err || st->too_many)
+			return err;
+		p = st->parent[k->depth];
+	}
+	if (k->kind == K_VERSION) {
+		p->has_version = true;
+		return 0;
+	}
+	p->has_header = true;
+	if (!p->name && k->len)
+		p->name = dup_text(k->text, k->len);
+	return p->name || !k->len ? 0 : -ENOMEM;
+}
+
+static int add_result(struct state *st, const struct kline *k)
+{
+	struct node *n = pending(st, k->depth);
+	char num[32];
+
+	if (!n)
+		return nomem(st);
+	st->pending[k->depth] = NULL;
+	n->num = k->num;
+	n->status = k->skip ? ST_SKIP : k->ok ? ST_OK : ST_FAIL;
+	if (k->len || !n->name) {
+		snprintf(num, sizeof(num), "test %ld", k->num);
+		free(n->name);
+		n->name = k->len ? dup_text(k->text, k->len) : strdup(num);
+	}
+	if (k->skip)
+		n->skip = dup_text(k->skip, strlen(k->skip));
+	if (!n->name || (k->skip && !n->skip)) {
+		free_node(n);
+		return -ENOMEM;
+	}
+	st->last = n;
+	return add_kid(st->parent[k->depth], n);
+}
+
+static int add_diag(struct state *st, const struct kline *k)
+{
+	struct node *n = pending(st, k->depth);
+
+	if (!n)
+		return nomem(st);
+	if (n->ndiag < MAX_DIAGS) {
+		n->diag[n->ndiag] = dup_text(k->text, k->len);
+		if (!n->diag[n->ndiag])
+			return -ENOMEM;
+	}
+	n->ndiag++;
+	return 0;
+}
+
+static int ktap_line(struct state *st, struct kline *k)
+{
+	struct node *p;
+	int err;
+
+	if (k->kind == K_VERSION && !k->depth) {
+		st->second_doc = true;
+		return 0;
+	}
+	if (k->kind == K_SUBTEST && !k->depth)
+		k->kind = K_DIAG;
+	if (st->too_many)
+		return 0;
+	if (k->depth > st->top)
+		err = open_levels(st, k->depth);
+	else
+		err = close_levels(st, k->depth);
+	if (err || st->too_many)
+		return err;
+	p = st->parent[k->depth];
+	switch (k->kind) {
+	case K_VERSION:
+	case K_SUBTEST:
+		return block_start(st, k);
+	case K_PLAN:
+		if (!p->nplan++)
+			p->plan = k->num;
+		return 0;
+	case K_RESULT:
+		return add_result(st, k);
+	default:
+		return add_diag(st, k);
+	}
+}
+
+/* Parse decimal digits at *s; saturates instead of overflowing. */
+static bool parse_num(const char **s, long *num)
+{
+	const char *p = *s;
+
+	*num = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (*num < 1000000000L)
+			*num = *num * 10 + (*p - '0');
+	if (p == *s)
+		return false;
+	*s = p;
+	return true;
+}
+
+static bool parse_plan(const char *s, struct kline *k)
+{
+	if (strncmp(s, "1..", 3))
+		return false;
+	s += 3;
+	return parse_num(&s, &k->num) && (!*s || *s == ' ' || *s == '#');
+}
+
+static bool parse_result(const char *s, struct kline *k)
+{
+	const char *hash, *d;
+
+	k->ok = strncmp(s, "not ", 4);
+	if (!k->ok)
+		s += 4;
+	if (strncmp(s, "ok ", 3))
+		return false;
+	s += 3;
+	if (!parse_num(&s, &k->num) || (*s && *s != ' '))
+		return false;
+	s += strspn(s, " ");
+	if (!strncmp(s, "- ", 2))
+		s += 2;
+	k->text = s;
+	k->len = strlen(s);
+	k->skip = NULL;
+	hash = strchr(s, '#');
+	if (!hash)
+		return true;
+	d = hash + 1 + strspn(hash + 1, " ");
+	if (strncasecmp(d, "SKIP", 4) || (d[4] && d[4] != ' '))
+		return true;
+	k->skip = d + 4 + strspn(d + 4, " ");
+	for (k->len = hash - s; k->len && s[k->len - 1] == ' ';)
+		k->len--;
+	return true;
+}
+
+static void classify(const char *line, struct kline *k)
+{
+	size_t sp = strspn(line, " ");
+	const char *s = line + sp;
+
+	memset(k, 0, sizeof(*k));
+	if (sp % 4)
+		return;
+	k->depth = sp / 4 > MAX_DEPTH ? MAX_DEPTH + 1 : sp / 4;
+	if (!strcmp(s, "KTAP version 1"))
+		k->kind = K_VERSION;
+	else if (parse_plan(s, k))
+		k->kind = K_PLAN;
+	else if (parse_result(s, k))
+		k->kind = K_RESULT;
+	else if (!strncmp(s, "# Subtest:", 10))
+		k->kind = K_SUBTEST;
+	else if (*s == '#')
+		k->kind = K_DIAG;
+	if (k->kind == K_SUBTEST)
+		s += 10 + strspn(s + 10, " ");
+	if (k->kind == K_SUBTEST || k->kind == K_DIAG) {
+		k->text = s;
+		k->len = strlen(s);
+	}
+}
+
+static int ctx_push(struct ctx *c, const char *line)
+{
+	char *copy = dup_text(line, strlen(line));
+
+	if (!copy)
+		return -ENOMEM;
+	free(c->line[c->n % CTX_LINES]);
+	c->line[c->n++ % CTX_LINES] = copy;
+	return 0;
+}
+
+static size_t ctx_count(const struct ctx *c)
+{
+	return c->n < CTX_LINES ? c->n : CTX_LINES;
+}
+
+static const char *ctx_get(const struct ctx *c, size_t i)
+{
+	return c->line[(c->n - ctx_count(c) + i) % CTX_LINES];
+}
+
+static int match_console(const char *line, const char **at)
+{
+	size_t i;
+
+	*at = strstr(line, panic_pat);
+	if (*at)
+		return CTX_PANIC;
+	for (i = 0; i < ARRAY_SIZE(oops_pat); i++) {
+		*at = strstr(line, oops_pat[i]);
+		if (*at)
+			return CTX_OOPS;
+	}
+	*at = line;
+	return strncmp(line, "ci-boot: timeout", 16) ? -1 : CTX_HANG;
+}
+
+/* Keep the first panic/oops/hang line and what follows, and the tail. */
+static int scan_console(struct state *st, const char *line)
+{
+	const char *at;
+	int id = match_console(line, &at), i, err;
+
+	for (i = 0; i < CTX_TAIL; i++) {
+		if (!st->ctx[i].want)
+			continue;
+		st->ctx[i].want--;
+		err = ctx_push(&st->ctx[i], line);
+		if (err)
+			return err;
+	}
+	if (id >= 0 && !st->ctx[id].n) {
+		/* a long line is stored truncated: keep the match in it */
+		err = ctx_push(&st->ctx[id], at - line > MAX_TEXT / 2 ? at : line);
+		if (err)
+			return err;
+		st->ctx[id].want = CTX_LINES - 1;
+	}
+	return ctx_push(&st->ctx[CTX_TAIL], line);
+}
+
+/* Strip the line end and trailing blanks, make control bytes visible. */
+static size_t clean_line(char *line, size_t len)
+{
+	size_t i;
+
+	while (len && strchr("\r\n \t", line[len - 1]) && line[len - 1])
+		len--;
+	line[len] = '\0';
+	for (i = 0; i < len; i++)
+		if (((unsigned char)line[i] < 0x20 && line[i] != '\t') ||
+		    line[i] == 0x7f)
+			line[i] = '?';
+	return len;
+}
+
+static int handle_line(struct state *st, char *line, size_t len)
+{
+	struct kline k;
+	int err;
+
+	clean_line(line, len);
+	err = scan_console(st, line);
+	if (err)
+		return err;
+	classify(line, &k);
+	if (k.kind == K_LOG)
+		return 0;
+	if (!st->in_ktap && (k.kind != K_VERSION || k.depth))
+		return 0;	/* boot log */
+	if (st->ktap)
+		fprintf(st->ktap, "%s\n", line);
+	if (!st->in_ktap) {
+		st->in_ktap = true;
+		return 0;
+	}
+	if (k.depth > MAX_DEPTH) {
+		st->too_deep = true;
+		return 0;
+	}
+	return ktap_line(st, &k);
+}
+
+static int read_log(struct state *st, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int err = 0;
+
+	do {
+		errno = 0;
+		len = getline(&line, &cap, f);
+		if (len >= 0)
+			err = handle_line(st, line, len);
+	} while (!err && len >= 0);
+	if (!err && (ferror(f) || errno == ENOMEM))
+		err = errno ? -errno : -EIO;
+	free(line);
+	for (; st->top >= 0; st->top--)
+		err = err ? err : drop_pending(st, st->top);
+	return err;
+}
+
+static bool bad(const struct node *n)
+{
+	return n->status == ST_FAIL || n->unfinished;
+}
+
+/*
+ * Call @fn for every test case: each leaf, and each failed parent none
+ * of whose descendants failed. Returns the failed cases in the subtree.
+ */
+static size_t walk_cases(const struct node *n,
+			 void (*fn)(const struct node *, void *), void *arg)
+{
+	size_t i, nfail = 0;
+
+	for (i = 0; i < n->nkids; i++)
+		nfail += walk_cases(n->kids[i], fn, arg);
+	if (!n->parent || (n->nkids && (!bad(n) || nfail)))
+		return nfail;
+	fn(n, arg);
+	return nfail + bad(n);
+}
+
+struct counts {
+	size_t pass, fail, skip;
+};
+
+static void count_case(const struct node *n, void *arg)
+{
+	struct counts *c = arg;
+
+	if (bad(n))
+		c->fail++;
+	else if (n->status == ST_SKIP)
+		c->skip++;
+	else
+		c->pass++;
+}
+
+static struct counts tally(const struct node *n)
+{
+	struct counts c = { 0, 0, 0 };
+
+	walk_cases(n, count_case, &c);
+	return c;
+}
+
+/* "test/subtest/..." for @n, relative to its ancestor @stop. */
+static void node_path(const struct node *n, const struct node *stop,
+		      char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (n->parent && n->parent != stop && n->parent->parent) {
+		node_path(n->parent, stop, buf, size);
+		addf(buf, size, "/");
+	}
+	addf(buf, size, "%s", n->name);
+}
+
+static size_t results(const struct node *n)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < n->nkids; i++)
+		m += !n->kids[i]->unfinished;
+	return m;
+}
+
+static const struct node *find_node(const struct node *n,
+				    bool (*pred)(const struct node *))
+{
+	const struct node *found;
+	size_t i;
+
+	for (i = 0; i < n->nkids; i++) {
+		found = find_node(n->kids[i], pred);
+		if (found)
+			return found;
+		if (pred(n->kids[i]))
+			return n->kids[i];
+	}
+	return NULL;
+}
+
+static bool is_unfinished(const struct node *n)
+{
+	return n->unfinished;
+}
+
+static bool is_short(const struct node *n)
+{
+	return n->plan >= 0 && results(n) < (size_t)n->plan;
+}
+
+static bool check_short_plan(const struct state *st, char *r)
+{
+	const struct node *u = find_node(&st->root, is_short);
+	char path[PATH_LEN];
+
+	if (!u)
+		return false;
+	node_path(u, NULL, path, sizeof(path));
+	addf(r, REASON_LEN,
+	     "truncated: '%s' plan says %ld subtests, log has results for %zu",
+	     path, u->plan, results(u));
+	return true;
+}
+
+static bool check_truncated(const struct state *st, char *r)
+{
+	const struct node *u = find_node(&st->root, is_unfinished);
+	size_t m = results(&st->root);
+	bool short_plan = m < (size_t)st->root.plan;
+	char path[PATH_LEN];
+
+	if (!short_plan && !u)
+		return check_short_plan(st, r);
+	addf(r, REASON_LEN, "truncated: ");
+	if (short_plan)
+		addf(r, REASON_LEN, "plan says %ld tests, log has results for %zu",
+		     st->root.plan, m);
+	if (short_plan && st->last) {
+		node_path(st->last, NULL, path, sizeof(path));
+		addf(r, REASON_LEN, " (last result: %s)", path);
+	}
+	if (u) {
+		node_path(u, NULL, path, sizeof(path));
+		addf(r, REASON_LEN, "%s'%s' started but has %s",
+		     short_plan ? "; " : "", path, NO_RESULT);
+	}
+	return true;
+}
+
+static bool seen_num(const struct node *p, size_t i, long num)
+{
+	while (i--)
+		if (!p->kids[i]->unfinished && p->kids[i]->num == num)
+			return true;
+	return false;
+}
+
+static bool check_nums(const struct node *p, char *r)
+{
+	const struct node *k;
+	char path[PATH_LEN];
+	long max = 0;
+	size_t i, j = 0;
+
+	if (p->nplan > 1) {
+		node_path(p, NULL, path, sizeof(path));
+		addf(r, REASON_LEN, "malformed: more than one plan in '%s'",
+		     p->parent ? path : "top level");
+		return true;
+	}
+	for (i = 0; i < p->nkids; i++) {
+		k = p->kids[i];
+		if (k->unfinished)
+			continue;
+		j++;
+		node_path(k, NULL, path, sizeof(path));
+		if (k->num <= max && seen_num(p, i, k->num))
+			addf(r, REASON_LEN,
+			     "duplicate result: test %ld (%s) reported twice",
+			     k->num, path);
+		else if (p->plan >= 0 && j > (size_t)p->plan)
+			addf(r, REASON_LEN,
+			     "more results than planned: plan says %ld, got result %ld (%s)",
+			     p->plan, k->num, path);
+		else if (k->num != (long)j)
+			addf(r, REASON_LEN,
+			     "bad numbering: expected test %zu, got %ld (%s)",
+			     j, k->num, path);
+		if (*r || check_nums(k, r))
+			return true;
+		max = k->num > max ? k->num : max;
+	}
+	return false;
+}
+
+static bool check_malformed(const struct state *st, char *r)
+{
+	if (st->too_many)
+		addf(r, REASON_LEN, "too many results: more than %d",
+		     MAX_NODES);
+	else if (st->too_deep)
+		addf(r, REASON_LEN, "malformed: KTAP nested deeper than %d levels",
+		     MAX_DEPTH);
+	else if (st->second_doc)
+		addf(r, REASON_LEN,
+		     "malformed: a second top-level 'KTAP version 1' line");
+	else if (st->root.nplan > 1)
+		addf(r, REASON_LEN, "malformed: more than one top-level plan");
+	return *r || check_nums(&st->root, r);
+}
+
+struct names {
+	char buf[REASON_LEN];
+	size_t count;
+};
+
+static void name_case(const struct node *n, void *arg)
+{
+	struct names *nm = arg;
+	char path[PATH_LEN];
+
+	if (!bad(n) || ++nm->count > MAX_NAMES)
+		return;
+	node_path(n, NULL, path, sizeof(path));
+	addf(nm->buf, REASON_LEN, "%s%s", nm->count > 1 ? ", " : "", path);
+}
+
+static bool check_failures(const struct state *st, char *r)
+{
+	static struct names nm;
+	size_t i, nbad = 0;
+
+	for (i = 0; i < st->root.nkids; i++)
+		nbad += walk_cases(st->root.kids[i], name_case, &nm) > 0;
+	if (!nbad)
+		return false;
+	addf(r, REASON_LEN, "%zu of %ld tests failed: %s", nbad,
+	     st->root.plan, nm.buf);
+	if (nm.count > MAX_NAMES)
+		addf(r, REASON_LEN, ", ... (%zu more)", nm.count - MAX_NAMES);
+	return true;
+}
+
+/* Fills @r with the reason; returns 0 for PASS, else the category. */
+static int verdict(const struct state *st, char *r)
+{
+	const struct ctx *c = st->ctx;
+	const char *s;
+
+	if (c[CTX_PANIC].n) {
+		s = strstr(c[CTX_PANIC].line[0], panic_pat);
+		s = s ? s + sizeof(panic_pat) - 1 : c[CTX_PANIC].line[0];
+		addf(r, REASON_LEN, "kernel panic: %s", s + strspn(s, ": "));
+		return 1;
+	}
+	if (c[CTX_OOPS].n) {
+		addf(r, REASON_LEN, "kernel oops: %s", c[CTX_OOPS].line[0]);
+		return 2;
+	}
+	if (c[CTX_HANG].n) {
+		addf(r, REASON_LEN, "hang: %s", c[CTX_HANG].line[0]);
+		return 3;
+	}
+	if (!st->in_ktap)
+		addf(r, REASON_LEN,
+		     "no KTAP output: the init did not run the tests");
+	else if (st->root.plan < 0)
+		addf(r, REASON_LEN,
+		     "missing plan: no top-level '1..N' line (%zu results seen)",
+		     results(&st->root));
+	else if (!st->root.plan)
+		addf(r, REASON_LEN, "missing plan: plan 1..0 runs no tests");
+	if (*r)
+		return st->in_ktap ? 5 : 4;
+	if (check_truncated(st, r))
+		return 6;
+	if (check_malformed(st, r))
+		return 7;
+	return check_failures(st, r) ? 8 : 0;
+}
+
+static const struct ctx *context(const struct state *st, int cat)
+{
+	if (cat >= 1 && cat <= 3)
+		return &st->ctx[cat - 1];
+	return cat >= 4 && cat <= 6 ? &st->ctx[CTX_TAIL] : NULL;
+}
+
+static void print_failed(const struct node *n)
+{
+	char path[PATH_LEN];
+	size_t i;
+
+	if (bad(n)) {
+		node_path(n, NULL, path, sizeof(path));
+		printf("--- FAIL %s: %s\n", path,
+		       n->unfinished ? NO_RESULT : "not ok");
+		for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++)
+			printf("    %s\n", n->diag[i]);
+		if (n->ndiag > MAX_DIAGS)
+			printf("    # ... %zu more diagnostic lines\n",
+			       n->ndiag - MAX_DIAGS);
+	}
+	for (i = 0; i < n->nkids; i++)
+		print_failed(n->kids[i]);
+}
+
+static void print_top(const struct node *n)
+{
+	struct counts c = tally(n);
+	const char *word = c.fail ? "FAIL" : n->status == ST_SKIP ? "SKIP" : "ok";
+
+	printf("%-4s %s", word, n->name);
+	if (n->nkids)
+		printf(" (%zu passed, %zu failed, %zu skipped)",
+		       c.pass, c.fail, c.skip);
+	if (n->unfinished)
+		printf(" (%s)", NO_RESULT);
+	if (n->skip)
+		printf(" # SKIP%s%s", *n->skip ? " " : "", n->skip);
+	putchar('\n');
+}
+
+static void print_summary(const struct state *st, int cat)
+{
+	const struct node *root = &st->root;
+	const struct ctx *c = context(st, cat);
+	struct counts t = tally(root);
+	size_t i, missing = 0;
+
+	for (i = 0; i < root->nkids; i++)
+		print_top(root->kids[i]);
+	if (root->plan > (long)root->nkids) {
+		missing = root->plan - root->nkids;
+		printf("FAIL %zu planned test(s) without a result line\n", missing);
+	}
+	print_failed(root);
+	if (c && ctx_count(c))
+		printf("--- console (%s):\n", cat > 3 ? "last lines" : "context");
+	for (i = 0; c && i < ctx_count(c); i++)
+		printf("    %s\n", ctx_get(c, i));
+	t.fail += missing;
+	if (cat && !t.fail)
+		t.fail = 1;
+	printf("%zu passed, %zu failed, %zu skipped\n", t.pass, t.fail, t.skip);
+}
+
+/* Length of a valid UTF-8 sequence XML accepts at @s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2, i;
+	unsigned long cp = s[0] & (0x3f >> (n - 1));
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+static const char *xml_entity(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&apos;";
+	}
+	return NULL;
+}
+
+/* Escape for XML; invalid UTF-8 and control bytes become '?'. */
+static void xml_puts(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n, i;
+
+	while (s && *s) {
+		n = *s >= 0x80 ? utf8_len(s) : 1;
+		if (!n || *s == 0x7f || (*s < 0x20 && *s != '\t'))
+			putc('?', f);
+		else if (xml_entity(*s))
+			fputs(xml_entity(*s), f);
+		else
+			for (i = 0; i < n; i++)
+				putc(s[i], f);
+		s += n ? n : 1;
+	}
+}
+
+struct junit {
+	FILE *f;
+	const struct node *top;
+};
+
+static void junit_result(FILE *f, const struct node *n)
+{
+	size_t i;
+
+	if (n->status == ST_SKIP && !bad(n)) {
+		fputs("      <skipped message=\"", f);
+		xml_puts(f, n->skip);
+		fputs("\"/>\n", f);
+		return;
+	}
+	fputs("      <failure message=\"", f);
+	if (n->unfinished)
+		xml_puts(f, NO_RESULT);
+	else
+		xml_puts(f, n->ndiag ? n->diag[0] : "not ok");
+	fputs("\">", f);
+	for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++) {
+		xml_puts(f, n->diag[i]);
+		putc('\n', f);
+	}
+	fputs("</failure>\n", f);
+}
+
+static void junit_case(const struct node *n, void *arg)
+{
+	const struct junit *j = arg;
+	char path[PATH_LEN];
+
+	node_path(n, n == j->top ? n->parent : j->top, path, sizeof(path));
+	fputs("    <testcase classname=\"", j->f);
+	xml_puts(j->f, j->top->name);
+	fputs("\" name=\"", j->f);
+	xml_puts(j->f, path);
+	if (n->status == ST_OK && !bad(n)) {
+		fputs("\"/>\n", j->f);
+		return;
+	}
+	fputs("\">\n", j->f);
+	junit_result(j->f, n);
+	fputs("    </testcase>\n", j->f);
+}
+
+static void junit_suite(FILE *f, const char *name, struct counts c)
+{
+	fputs("  <testsuite name=\"", f);
+	xml_puts(f, name);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
+		c.pass + c.fail + c.skip, c.fail, c.skip);
+}
+
+static void junit_boot(FILE *f, const struct ctx *c, const char *reason)
+{
+	struct counts one = { 0, 1, 0 };
+	size_t i;
+
+	junit_suite(f, "boot", one);
+	fputs("    <testcase classname=\"boot\" name=\"boot\">\n"
+	      "      <failure message=\"", f);
+	xml_puts(f, reason);
+	fputs("\">", f);
+	for (i = 0; c && i < ctx_count(c); i++) {
+		xml_puts(f, ctx_get(c, i));
+		putc('\n', f);
+	}
+	fputs("</failure>\n    </testcase>\n  </testsuite>\n", f);
+}
+
+static int write_junit(const struct state *st, const char *file, int cat,
+		       const char *reason)
+{
+	FILE *f = fopen(file, "w");
+	struct junit j;
+	size_t i;
+	int err;
+
+	if (!f)
+		return -errno;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", f);
+	for (i = 0; i < st->root.nkids; i++) {
+		j.f = f;
+		j.top = st->root.kids[i];
+		junit_suite(f, j.top->name, tally(j.top));
+		walk_cases(j.top, junit_case, &j);
+		fputs("  </testsuite>\n", f);
+	}
+	if (cat >= 1 && cat <= 7)
+		junit_boot(f, context(st, cat), reason);
+	fputs("</testsuites>\n", f);
+	err = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+struct opts {
+	const char *ktap, *junit, *log;
+};
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	const char *a;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (!strcmp(a, "--ktap") || !strcmp(a, "--junit")) {
+			if (i + 1 == argc)
+				return -EINVAL;
+			*(a[2] == 'k' ? &o->ktap : &o->junit) = argv[++i];
+		} else if (!strncmp(a, "--ktap=", 7)) {
+			o->ktap = a + 7;
+		} else if (!strncmp(a, "--junit=", 8)) {
+			o->junit = a + 8;
+		} else if ((a[0] != '-' || !a[1]) && !o->log) {
+			o->log = a;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return o->log ? 0 : -EINVAL;
+}
+
+static int fail_io(const char *what, int err)
+{
+	fprintf(stderr, "verdict: %s: %s\n", what, strerror(-err));
+	return 2;
+}
+
+static int finish(struct state *st, const struct opts *o)
+{
+	static char reason[REASON_LEN];
+	int cat = verdict(st, reason);
+
+	if (cat)
+		printf("verdict: FAIL: %s\n", reason);
+	else
+		printf("verdict: PASS\n");
+	print_summary(st, cat);
+	if (fflush(stdout))
+		return fail_io("stdout", -errno);
+	if (o->junit) {
+		int err = write_junit(st, o->junit, cat, reason);
+
+		if (err)
+			return fail_io(o->junit, err);
+	}
+	return cat ? 1 : 0;
+}
+
+static void cleanup(struct state *st)
+{
+	int i, j;
+
+	release_node(&st->root);
+	for (i = 0; i < NR_CTX; i++)
+		for (j = 0; j < CTX_LINES; j++)
+			free(st->ctx[i].line[j]);
+}
+
+static int run(struct state *st, const struct opts *o, FILE *in)
+{
+	bool werr;
+	int ret;
+
+	if (o->ktap) {
+		st->ktap = fopen(o->ktap, "w");
+		if (!st->ktap)
+			return fail_io(o->ktap, -errno);
+	}
+	st->parent[0] = &st->root;
+	st->root.plan = -1;
+	ret = read_log(st, in);
+	ret = ret ? fail_io(o->log, ret) : finish(st, o);
+	if (st->ktap) {
+		werr = ferror(st->ktap);
+		if (fclose(st->ktap) || werr)
+			ret = fail_io(o->ktap, -EIO);
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static struct state st;
+	struct opts o = { NULL, NULL, NULL };
+	FILE *in;
+	int ret;
+
+	if (parse_args(argc, argv, &o)) {
+		fputs("usage: verdict [--ktap OUT.ktap] [--junit OUT.xml] LOG\n",
+		      stderr);
+		return 2;
+	}
+	in = strcmp(o.log, "-") ? fopen(o.log, "r") : stdin;
+	if (!in)
+		return fail_io(o.log, -errno);
+	ret = run(&st, &o, in);
+	if (in != stdin)
+		fclose(in);
+	cleanup(&st);
+	return ret;
+}

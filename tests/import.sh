@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the import and export stages on a tiny stand-in for the kernel
+# tarball: a fresh import, an up-to-date re-run, the refusals that protect
+# work in the scratch tree, a patch that does not apply, and an export
+# round trip.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok $((pass + fail)) $1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) $1"
+	sed 's/^/# /' "$tmp/out"
+}
+
+# expect NAME STATUS PATTERN CMD...: CMD exits with STATUS (0 or nonzero)
+# and its output matches the grep -E PATTERN.
+expect() {
+	name=$1 want=$2 pattern=$3
+	shift 3
+	if "$@" > "$tmp/out" 2>&1; then got=0; else got=1; fi
+	[ "$want" = 0 ] || want=1
+	if [ "$got" = "$want" ] && grep -qE "$pattern" "$tmp/out"; then
+		ok "$name"
+	else
+		not_ok "$name (exit $got, wanted $want and /$pattern/)"
+	fi
+}
+
+# A two-file "kernel" tarball and an overlay of two patches made against it.
+mkdir -p "$tmp/src/linux-source-6.1/kernel"
+printf 'int a;\nint b;\nint c;\n' > "$tmp/src/linux-source-6.1/kernel/bpf.c"
+printf 'VERSION = 6\n' > "$tmp/src/linux-source-6.1/Makefile"
+tar -cJf "$tmp/linux.tar.xz" -C "$tmp/src" linux-source-6.1
+export KERNEL_TARBALL="$tmp/linux.tar.xz"
+tree=$tmp/linux
+overlay=$tmp/overlay
+mkdir -p "$overlay"
+
+git init -q "$tmp/mk"
+cp -r "$tmp/src/linux-source-6.1/." "$tmp/mk/"
+git -C "$tmp/mk" add -A
+git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -m base
+sed -i 's/int a;/int a = 1;/' "$tmp/mk/kernel/bpf.c"
+git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am "bpf: first"
+sed -i 's/int c;/int c = 3;/' "$tmp/mk/kernel/bpf.c"
+git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am "bpf: second"
+git -C "$tmp/mk" format-patch -q -o "$overlay" HEAD~2
+(cd "$overlay" && ls *.patch) > "$overlay/series"
+
+imp() { "$top/tools/import.sh" "$tree" "$overlay"; }
+exp() { "$top/tools/export.sh" "$tree" "$overlay"; }
+
+expect fresh_import 0 "applied 2 patch" imp
+expect base_tagged 0 "^Import linux-source-6.1" \
+	git -C "$tree" log -1 --format=%s base
+expect one_commit_per_patch 0 "^2$" git -C "$tree" rev-list --count base..HEAD
+expect rerun_up_to_date 0 "up to date" imp
+
+echo "int d;" >> "$tree/kernel/bpf.c"
+expect refuses_dirty_tree 1 "uncommitted changes" imp
+expect dirty_work_kept 0 "int d;" cat "$tree/kernel/bpf.c"
+git -C "$tree" -c user.name=t -c user.email=t@t commit -q -am "bpf: third"
+expect refuses_unexported_commit 1 "commits after 'base' that kernel-overlay/ lacks" imp
+expect unexported_commit_kept 0 "bpf: third" git -C "$tree" log -1 --format=%s
+
+expect export_writes_series 0 "exported 3 patch" exp
+expect series_has_three 0 "^3$" sh -c "grep -c patch '$overlay/series'"
+cat "$overlay"/* > "$tmp/before"
+exp > /dev/null 2>&1
+expect export_is_stable 0 "^same$" sh -c "cat '$overlay'/* | diff '$tmp/before' - && echo same"
+expect import_after_export 0 "up to date" imp
+
+# A patch that no longer applies: the run stops and names patch and file.
+sed -i 's/^-int c;/-int c_gone;/' "$overlay"/0002-*.patch
+git -C "$tree" reset -q --hard base
+expect broken_patch_named 1 "patch 0002-bpf-second.patch does not apply to kernel/bpf.c" imp
+expect tree_left_at_good_patch 0 "bpf: first" git -C "$tree" log -1 --format=%s
+
+rm -rf "$tree"
+mkdir -p "$tree" && echo x > "$tree/file"
+expect refuses_foreign_dir 1 "not an imported tree" imp
+
+expect missing_tarball 1 "apt-get install linux-source-6.1" \
+	env KERNEL_TARBALL="$tmp/none.tar.xz" "$top/tools/import.sh" "$tree" "$overlay"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

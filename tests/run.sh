@@ -1,0 +1,14 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The harness's own tests: the verdict parser against recorded logs of every
+# failure kind, and the import/export stages on a stand-in tarball.
+set -eu
+cd "$(dirname "$0")/.."
+
+status=0
+for t in tests/verdict.sh tests/import.sh; do
+	echo "# $t"
+	"$t" || status=1
+done
+exit $status

@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build ci/verdict.c and run it on every recorded log in ci/fixtures/.
+# NAME.expect holds two lines: the expected exit code and a fixed string
+# that must appear in the first line of stdout.
+#
+# Usage: tests/verdict.sh [BINARY]	(default: build/ci/verdict)
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$top/build/ci/verdict}
+fixtures=$top/ci/fixtures
+
+mkdir -p "$(dirname "$bin")"
+cc -O2 -Wall -Wextra -Werror -o "$bin" "$top/ci/verdict.c"
+case $bin in
+/*) ;;
+*) bin=$PWD/$bin ;;
+esac
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+if command -v xmllint >/dev/null 2>&1; then
+	xml_ok() { xmllint --noout "$1" 2>/dev/null; }
+else
+	xml_ok() {
+		python3 -c 'import xml.dom.minidom, sys
+xml.dom.minidom.parse(sys.argv[1])' "$1" 2>/dev/null
+	}
+fi
+
+n=0
+passed=0
+failed=0
+
+# report NAME PROBLEMS: PROBLEMS is empty or one problem a line
+report() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+# check_fixture NAME: prints the problems found, one a line
+check_fixture() {
+	log=$fixtures/$1.log
+	exp=$fixtures/$1.expect
+	if [ ! -f "$exp" ]; then
+		echo "missing $exp"
+		return
+	fi
+	want_rc=$(sed -n 1p "$exp")
+	want=$(sed -n 2p "$exp")
+	case $want_rc in
+	0 | 1) ;;
+	*) echo "bad expected exit code '$want_rc' in $exp" ;;
+	esac
+	[ -n "$want" ] || echo "empty expected reason in $exp"
+	rc=0
+	"$bin" --junit "$tmp/out.xml" "$log" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	first=$(head -n 1 "$tmp/out")
+	last=$(tail -n 1 "$tmp/out")
+	[ "$rc" = "$want_rc" ] || echo "exit code $rc, expected $want_rc"
+	case $first in
+	*"$want"*) ;;
+	*) echo "first line: '$first', expected to contain: '$want'" ;;
+	esac
+	case $rc:$first in
+	0:"verdict: PASS" | 1:"verdict: FAIL: "?*) ;;
+	*) echo "exit code $rc does not match verdict line '$first'" ;;
+	esac
+	if ! echo "$last" | grep -Eq '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'; then
+		echo "bad last line: '$last'"
+	elif [ "$rc" = 1 ] && echo "$last" | grep -q ' 0 failed'; then
+		echo "FAIL verdict but counts say 0 failed: '$last'"
+	elif [ "$rc" = 0 ] && ! echo "$last" | grep -q ' 0 failed'; then
+		echo "PASS verdict but counts show failures: '$last'"
+	fi
+	[ ! -s "$tmp/err" ] || echo "stderr: $(head -n 1 "$tmp/err")"
+	xml_ok "$tmp/out.xml" || echo "JUnit output is not well-formed XML"
+}
+
+# check_outputs NAME RC: --ktap and --junit files for one fixture
+check_outputs() {
+	rm -f "$tmp/o.ktap" "$tmp/o.xml"
+	rc=0
+	"$bin" --ktap "$tmp/o.ktap" --junit "$tmp/o.xml" \
+		"$fixtures/$1.log" >/dev/null 2>&1 || rc=$?
+	[ "$rc" = "$2" ] || echo "exit code $rc, expected $2"
+	[ -s "$tmp/o.ktap" ] || echo "--ktap file missing or empty"
+	[ -s "$tmp/o.xml" ] || echo "--junit file missing or empty"
+	[ -s "$tmp/o.ktap" ] || return 0
+	[ "$(head -n 1 "$tmp/o.ktap")" = "KTAP version 1" ] ||
+		echo "--ktap file does not start with 'KTAP version 1'"
+	! grep -Evq '^( {4})*(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+|#)' \
+		"$tmp/o.ktap" || echo "--ktap file holds non-KTAP lines"
+	xml_ok "$tmp/o.xml" || echo "--junit file is not well-formed XML"
+	if [ "$2" = 1 ]; then
+		grep -q '<failure' "$tmp/o.xml" || echo "no <failure> in JUnit"
+	else
+		! grep -q '<failure' "$tmp/o.xml" || echo "<failure> in JUnit"
+	fi
+}
+
+found=0
+for log in "$fixtures"/*.log; do
+	[ -f "$log" ] || continue
+	found=1
+	name=$(basename "$log" .log)
+	report "$name" "$(check_fixture "$name")"
+done
+[ "$found" = 1 ] || report "fixtures" "no fixtures in $fixtures"
+
+for exp in "$fixtures"/*.expect; do
+	[ -f "${exp%.expect}.log" ] ||
+		report "$(basename "$exp")" "no matching .log file"
+done
+
+report "ktap+junit output: pass" "$(check_outputs pass 0)"
+report "ktap+junit output: crashed_binary" "$(check_outputs crashed_binary 1)"
+report "ktap+junit output: panic" "$(check_outputs panic 1)"
+grep -q '<testcase classname="boot" name="boot">' "$tmp/o.xml" &&
+	problem= || problem="no 'boot' testcase in the JUnit of a panic"
+report "junit boot testcase: panic" "$problem"
+
+rc=0
+"$bin" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && problem= || problem="exit code $rc, expected 2"
+report "usage error exits 2" "$problem"
+rc=0
+"$bin" "$tmp/does-not-exist.log" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && problem= || problem="exit code $rc, expected 2"
+report "unreadable log exits 2" "$problem"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
