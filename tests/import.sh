@@ -42,6 +42,8 @@ expect() {
 mkdir -p "$tmp/src/linux-source-6.1/kernel"
 printf 'int a;\nint b;\nint c;\n' > "$tmp/src/linux-source-6.1/kernel/bpf.c"
 printf 'VERSION = 6\n' > "$tmp/src/linux-source-6.1/Makefile"
+# Debian's .gitignore ignores every top-level path; import must undo that
+printf '*.o\n/*\n!/debian/\n.gitignore\n' > "$tmp/src/linux-source-6.1/.gitignore"
 tar -cJf "$tmp/linux.tar.xz" -C "$tmp/src" linux-source-6.1
 export KERNEL_TARBALL="$tmp/linux.tar.xz"
 tree=$tmp/linux
@@ -50,7 +52,7 @@ mkdir -p "$overlay"
 
 git init -q "$tmp/mk"
 cp -r "$tmp/src/linux-source-6.1/." "$tmp/mk/"
-git -C "$tmp/mk" add -A
+git -C "$tmp/mk" add -A -f
 git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -m base
 sed -i 's/int a;/int a = 1;/' "$tmp/mk/kernel/bpf.c"
 git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am "bpf: first"
@@ -67,6 +69,9 @@ expect base_tagged 0 "^Import linux-source-6.1" \
 	git -C "$tree" log -1 --format=%s base
 expect one_commit_per_patch 0 "^2$" git -C "$tree" rev-list --count base..HEAD
 expect rerun_up_to_date 0 "up to date" imp
+touch "$tree/newfile.c"
+expect new_files_not_ignored 0 "newfile.c" git -C "$tree" status --porcelain
+rm "$tree/newfile.c"
 
 echo "int d;" >> "$tree/kernel/bpf.c"
 expect refuses_dirty_tree 1 "uncommitted changes" imp

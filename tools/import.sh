@@ -46,7 +46,8 @@ import_base() {
 	# Debian's top-level .gitignore ignores every path ("/*") because its
 	# packaging repository holds only debian/. Drop those lines, or every
 	# new file of the series would be ignored by git.
-	sed -i '\|^/\*$|d; \|^!/debian/$|d' "$tree/.gitignore"
+	[ ! -f "$tree/.gitignore" ] ||
+		sed -i '\|^/\*$|d; \|^!/debian/$|d' "$tree/.gitignore"
 	git -C "$tree" add -A -f
 	GIT_AUTHOR_NAME=$GIT_COMMITTER_NAME GIT_AUTHOR_EMAIL=$GIT_COMMITTER_EMAIL \
 	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE \
