@@ -814,12 +814,14 @@ static void print_failed(const struct node *n)
 		print_failed(n->kids[i]);
 }
 
-static void print_top(const struct node *n)
+/* One line per test and subtest, indented by depth */
+static void print_tree(const struct node *n, int depth)
 {
 	struct counts c = tally(n);
 	const char *word = c.fail ? "FAIL" : n->status == ST_SKIP ? "SKIP" : "ok";
+	size_t i;
 
-	printf("%-4s %s", word, n->name);
+	printf("%*s%-4s %s", 2 * depth, "", word, n->name);
 	if (n->nkids)
 		printf(" (%zu passed, %zu failed, %zu skipped)",
 		       c.pass, c.fail, c.skip);
@@ -828,6 +830,8 @@ static void print_top(const struct node *n)
 	if (n->skip)
 		printf(" # SKIP%s%s", *n->skip ? " " : "", n->skip);
 	putchar('\n');
+	for (i = 0; i < n->nkids; i++)
+		print_tree(n->kids[i], depth + 1);
 }
 
 static void print_summary(const struct state *st, int cat)
@@ -838,7 +842,7 @@ static void print_summary(const struct state *st, int cat)
 	size_t i, missing = 0;
 
 	for (i = 0; i < root->nkids; i++)
-		print_top(root->kids[i]);
+		print_tree(root->kids[i], 0);
 	if (root->plan > (long)root->nkids) {
 		missing = root->plan - root->nkids;
 		printf("FAIL %zu planned test(s) without a result line\n", missing);

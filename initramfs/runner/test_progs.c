@@ -26,7 +26,7 @@ void XCONCAT(test_, TEST_NAME)(void);
 static struct {
 	FILE *ktap;		/* the console, for KTAP lines */
 	const char *filter;	/* run only this subtest, if set */
-	const char *subtest;	/* name of the running subtest */
+	char *subtest;		/* name of the running subtest (a copy) */
 	int subtest_num;	/* subtests started so far */
 	int subtests_skipped;
 	bool subtest_failed;
@@ -78,6 +78,7 @@ static void end_subtest(void)
 	} else {
 		fprintf(env.ktap, "    ok %d %s\n", env.subtest_num, env.subtest);
 	}
+	free(env.subtest);
 	env.subtest = NULL;
 }
 
@@ -97,7 +98,11 @@ bool test__start_subtest(const char *name)
 	end_subtest();
 	if (!subtest_selected(name))
 		return false;
-	env.subtest = name;
+	env.subtest = strdup(name);
+	if (!env.subtest) {
+		env.failed = true;
+		return false;
+	}
 	env.subtest_num++;
 	env.subtest_failed = false;
 	env.subtest_skipped = false;
