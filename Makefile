@@ -16,7 +16,7 @@ BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 VMLINUX := $(KOBJ)/vmlinux
 INITRAMFS := $(B)/initramfs.cpio
 SERIAL_LOG := $(CI_O)/serial.log
-VERDICT := $(CI_O)/verdict
+VERDICT := $(B)/tools/verdict
 
 # Extra kernel command line, e.g. KERNEL_ARGS=ci.test=smoke/lsm_sees_call
 KERNEL_ARGS ?=
@@ -29,10 +29,17 @@ KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
 	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
 	KBUILD_BUILD_HOST=ci -j$(shell nproc)
 export CCACHE_DIR ?= $(abspath $(B)/ccache)
+# Objects of different build directories (build/kernel, build/kernel-base)
+# share cache entries: kbuild's paths are relative to the build directory.
+export CCACHE_NOHASHDIR := 1
 
 STAGES := deps import config kernel tests initramfs boot verdict
 
-.PHONY: help ci check $(STAGES) export clean
+# The unpatched kernel, for ci-base: build/linux at 'base', built apart.
+BASE_OBJ := $(B)/kernel-base
+BASE_CI := $(CI_O)/base
+
+.PHONY: help ci ci-base check $(STAGES) export clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -48,9 +55,20 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	done; \
 	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
 
-check: deps ## the harness's own tests, then make ci
+check: deps ## the harness's own tests, make ci, then make ci-base
 	tests/run.sh
 	$(MAKE) --no-print-directory ci
+	$(MAKE) --no-print-directory ci-base
+
+ci-base: initramfs ## run the same tests on the kernel at 'base': hook tests must SKIP
+	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \
+		KOBJ=$(BASE_OBJ)
+	$(MAKE) --no-print-directory boot verdict CI_O=$(BASE_CI) \
+		BZIMAGE=$(BASE_OBJ)/arch/x86/boot/bzImage SERIAL_LOG=$(BASE_CI)/serial.log
+	@for t in $$(sed 's/#.*//' initramfs/kernel-tests); do \
+		grep -qE "^ok [0-9]+ $$t # SKIP" $(BASE_CI)/results.ktap || { \
+		echo "ci-base: $$t did not SKIP on the unpatched kernel"; exit 1; }; \
+	done; echo "ci-base: the series' tests SKIP on the unpatched kernel; the others pass"
 
 deps: ## install (as root) or name the Debian packages needed
 	tools/deps.sh

@@ -9,7 +9,8 @@ STAGE=deps
 
 packages="linux-source-6.1 git make gcc libc6-dev ccache bc bison flex
 	libelf-dev libssl-dev zlib1g-dev dwarves xz-utils cpio busybox-static
-	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils"
+	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils
+	python3-ply python3-git"
 
 missing=
 for p in $packages; do

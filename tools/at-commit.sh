@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run a command with the scratch tree checked out at another commit, then
+# put the tree back where it was (branch or detached HEAD), whatever the
+# command's outcome. Refuses to touch a tree with uncommitted changes.
+#
+# usage: at-commit.sh TREE REV CMD...
+set -eu
+STAGE=at-commit
+. "$(dirname "$0")/lib.sh"
+
+tree=$1
+rev=$2
+shift 2
+
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	die "$tree has uncommitted changes; commit or stash them first"
+git -C "$tree" rev-parse -q --verify "$rev^{commit}" > /dev/null ||
+	die "$rev is not a commit of $tree"
+back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+
+git -C "$tree" checkout -q --detach "$rev"
+status=0
+"$@" || status=$?
+git -C "$tree" checkout -q "$back"
+exit $status
