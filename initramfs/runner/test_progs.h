@@ -62,22 +62,23 @@ void test__fail(void);
 	___ok;								\
 })
 
-#define ASSERT_CMP(actual, expected, op, name) ({			\
+/* @nop, the negation of @op, reads the failure: "actual 1 != expected 0" */
+#define ASSERT_CMP(actual, expected, op, nop, name) ({			\
 	long long ___act = (long long)(actual);				\
 	long long ___exp = (long long)(expected);			\
 	bool ___ok = ___act op ___exp;					\
 	if (!___ok)							\
 		PRINT_FAIL("%s: unexpected %s: actual %lld %s expected %lld\n", \
-			   (name), #actual, ___act, #op, ___exp);	\
+			   (name), #actual, ___act, #nop, ___exp);	\
 	___ok;								\
 })
 
-#define ASSERT_EQ(actual, expected, name) ASSERT_CMP(actual, expected, ==, name)
-#define ASSERT_NEQ(actual, expected, name) ASSERT_CMP(actual, expected, !=, name)
-#define ASSERT_LT(actual, expected, name) ASSERT_CMP(actual, expected, <, name)
-#define ASSERT_LE(actual, expected, name) ASSERT_CMP(actual, expected, <=, name)
-#define ASSERT_GT(actual, expected, name) ASSERT_CMP(actual, expected, >, name)
-#define ASSERT_GE(actual, expected, name) ASSERT_CMP(actual, expected, >=, name)
+#define ASSERT_EQ(actual, expected, name) ASSERT_CMP(actual, expected, ==, !=, name)
+#define ASSERT_NEQ(actual, expected, name) ASSERT_CMP(actual, expected, !=, ==, name)
+#define ASSERT_LT(actual, expected, name) ASSERT_CMP(actual, expected, <, >=, name)
+#define ASSERT_LE(actual, expected, name) ASSERT_CMP(actual, expected, <=, >, name)
+#define ASSERT_GT(actual, expected, name) ASSERT_CMP(actual, expected, >, <=, name)
+#define ASSERT_GE(actual, expected, name) ASSERT_CMP(actual, expected, >=, <, name)
 
 #define ASSERT_STREQ(actual, expected, name) ({				\
 	const char *___act = (actual);					\
