@@ -20,6 +20,8 @@ VERDICT := $(B)/tools/verdict
 
 # Extra kernel command line, e.g. KERNEL_ARGS=ci.test=smoke/lsm_sees_call
 KERNEL_ARGS ?=
+# Whether KVM works here, as the first boot found out (see ci/boot.sh)
+export ACCEL_CACHE ?= $(abspath $(B)/qemu-accel)
 
 CCACHE := $(shell command -v ccache 2> /dev/null)
 # A fixed timestamp and host keep compile.h stable, so ccache hits and an
@@ -39,7 +41,8 @@ STAGES := deps import config kernel tests initramfs boot verdict
 BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
-.PHONY: help ci ci-base check $(STAGES) export clean
+.PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
+	range-diff
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -55,10 +58,12 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	done; \
 	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
 
-check: deps ## the harness's own tests, make ci, then make ci-base
+check: deps ## harness tests, ci, ci-base, series-check, and a bisect of a broken copy
 	tests/run.sh
 	$(MAKE) --no-print-directory ci
 	$(MAKE) --no-print-directory ci-base
+	$(MAKE) --no-print-directory series-check
+	tests/bisect.sh
 
 ci-base: initramfs ## run the same tests on the kernel at 'base': hook tests must SKIP
 	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \
@@ -108,6 +113,15 @@ $(VERDICT): ci/verdict.c
 verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci/
 	$(VERDICT) --ktap $(CI_O)/results.ktap --junit $(CI_O)/results.xml \
 		$(SERIAL_LOG)
+
+bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]: the first bad commit
+	tools/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"
+
+series-check: ## build, checkpatch and test every commit from base to the tip
+	tools/series-check.sh $(KSRC)
+
+range-diff: ## OLD=<rev of this repository>: how the series changed since then
+	tools/range-diff.sh $(KSRC) "$(OLD)"
 
 clean: ## remove build/ (the scratch kernel tree too: export first)
 	rm -rf $(B)

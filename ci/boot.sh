@@ -7,8 +7,10 @@
 # falling back to TCG (and saying so). A guest still running after
 # $BOOT_TIMEOUT seconds is killed, and the log says so on its last line.
 #
+# The probe's answer is kept in $ACCEL_CACHE, if set, for the next boots.
+#
 # usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA KERNEL ARGS]
-# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  KVM_PROBE=5
+# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  KVM_PROBE=5  ACCEL_CACHE=FILE
 set -eu
 STAGE=boot
 . "$(dirname "$0")/../tools/lib.sh"
@@ -60,6 +62,11 @@ stop_qemu() {
 	wait "$pid" 2> /dev/null || true
 }
 
+cache=${ACCEL_CACHE:-}
+if [ "$accel" = auto ] && [ -n "$cache" ] && [ -s "$cache" ]; then
+	accel=$(cat "$cache")
+	note "using $accel, as probed before (remove $cache to probe again)"
+fi
 if [ "$accel" = auto ]; then
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		accel=kvm
@@ -87,6 +94,9 @@ if [ "$accel" = kvm ] && [ "$probing" = yes ]; then
 	fi
 fi
 note "QEMU running with $accel, serial console in $log"
+if [ "$probing" = yes ] && [ -n "$cache" ]; then
+	echo "$accel" > "$cache"
+fi
 
 if ! wait_qemu "$timeout"; then
 	stop_qemu

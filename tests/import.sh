@@ -80,7 +80,14 @@ git -C "$tree" -c user.name=t -c user.email=t@t commit -q -am "bpf: third"
 expect refuses_unexported_commit 1 "commits after 'base' that kernel-overlay/ lacks" imp
 expect unexported_commit_kept 0 "bpf: third" git -C "$tree" log -1 --format=%s
 
+expect export_needs_cover_text 1 "no cover letter yet" exp
+git -C "$tree" config branch.main.description "$(printf 'The subject\n\nWhy this series.')"
 expect export_writes_series 0 "exported 3 patch" exp
+expect cover_letter_subject 0 "^Subject: \[PATCH 0/3\] The subject$" cat "$overlay/0000-cover-letter.patch"
+expect cover_letter_shortlog 0 "^  bpf: third$" cat "$overlay/0000-cover-letter.patch"
+expect series_lacks_cover 0 "^0$" sh -c "grep -c cover '$overlay/series' || true"
+git -C "$tree" config --unset branch.main.description
+expect cover_text_kept 0 "^Why this series.$" sh -c "'$top/tools/export.sh' '$tree' '$overlay' >/dev/null 2>&1; cat '$overlay/0000-cover-letter.patch'"
 expect series_has_three 0 "^3$" sh -c "grep -c patch '$overlay/series'"
 cat "$overlay"/* > "$tmp/before"
 exp > /dev/null 2>&1

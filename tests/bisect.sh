@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Proof that make bisect finds a bad commit: a throw-away copy of the
+# series, with a commit after patch 3 that drops the unprivileged_bpf_disabled
+# check of map creation, must be named as the first bad commit for
+# smoke/unpriv_refused_hash. Needs build/linux imported (make import).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+branch=bisect-proof
+break_subject="BREAK: ignore unprivileged_bpf_disabled in map creation"
+
+git -C "$tree" rev-parse -q --verify base > /dev/null ||
+	{ echo "tests/bisect.sh: $tree is not imported; run make import"; exit 1; }
+third=$(git -C "$tree" rev-list --reverse base..main | sed -n 3p)
+[ -n "$third" ] || { echo "tests/bisect.sh: the series has fewer than 3 commits"; exit 1; }
+
+cleanup() {
+	git -C "$tree" checkout -q main
+	git -C "$tree" branch -q -D "$branch" 2> /dev/null || true
+}
+trap cleanup EXIT
+
+# The throw-away branch: patches 1-3, the breaking commit, the rest.
+git -C "$tree" checkout -q -B "$branch" "$third"
+sed -i '/^static int map_create_check_perms/,/^}/{
+	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
+}' "$tree/kernel/bpf/syscall.c"
+git -C "$tree" commit -q -a -m "$break_subject"
+git -C "$tree" -c core.editor=true cherry-pick "$third..main" > /dev/null
+git -C "$tree" checkout -q main
+
+start=$(date +%s)
+make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
+	TEST=smoke/unpriv_refused_hash > "$top/build/bisect-proof.log" 2>&1 || true
+cat "$top/build/bisect-proof.log"
+echo "# bisect took $(($(date +%s) - start)) s"
+if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$top/build/bisect-proof.log" &&
+   [ "$(git -C "$tree" symbolic-ref --short HEAD)" = main ]; then
+	echo "ok 1 bisect_names_breaking_commit"
+	echo "1 passed, 0 failed"
+else
+	echo "not ok 1 bisect_names_breaking_commit"
+	echo "0 passed, 1 failed"
+	exit 1
+fi

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bisect: find the commit of the series that broke a test. git bisect run
+# in the scratch tree, each step built and tested by tools/step.sh running
+# TEST only; the tree goes back to the branch it was on at the end.
+#
+# usage: bisect.sh TREE OVERLAY GOOD BAD TEST[/SUBTEST]
+#   GOOD, BAD: commits of TREE, or patch names (or prefixes) from series
+set -eu
+STAGE=bisect
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 5 ] && [ -n "$3" ] && [ -n "$4" ] && [ -n "$5" ] ||
+	die "usage: make bisect GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]"
+tree=$1
+overlay=$2
+test=$5
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+good=$(resolve_rev "$tree" "$overlay" "$3") ||
+	die "GOOD=$3 is neither a commit of $tree nor a patch of $overlay/series"
+bad=$(resolve_rev "$tree" "$overlay" "$4") ||
+	die "BAD=$4 is neither a commit of $tree nor a patch of $overlay/series"
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	die "$tree has uncommitted changes; commit or stash them first"
+[ ! -f "$(git -C "$tree" rev-parse --git-dir)/BISECT_LOG" ] ||
+	die "$tree is already bisecting; end that with: git -C $tree bisect reset"
+git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||
+	die "GOOD=$3 is not an ancestor of BAD=$4"
+
+out=$top/build/bisect
+rm -rf "$out"
+mkdir -p "$out"
+trap 'git -C "$tree" bisect reset > /dev/null 2>&1 || true' EXIT
+
+note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for $test; logs in $out"
+git -C "$tree" bisect start "$bad" "$good" > /dev/null
+# One line per step: commit, subject, what step.sh found.
+git -C "$tree" bisect run sh -c '
+	c=$(git rev-parse --short HEAD)
+	printf "%s %s: " "$c" "$(git log -1 --format=%s)" >&2
+	"$0" "$1/$c" "$2" >&2' "$top/tools/step.sh" "$out" "$test" > "$out/bisect.log" 2>&1 || true
+grep -E '^[0-9a-f]+ .*: (PASS|FAIL|untestable)' "$out/bisect.log" | sed 's/^/  /' >&2 || true
+
+first=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$out/bisect.log")
+if [ -z "$first" ]; then
+	sed 's/^/  /' "$out/bisect.log" | tail -n 15 >&2
+	die "git bisect named no first bad commit (see $out/bisect.log): untestable steps around it, or GOOD is not good"
+fi
+echo "first bad commit: $(git -C "$tree" log -1 --format='%h %s' "$first")"

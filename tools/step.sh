@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# step: build and test the scratch tree at whatever commit it has checked
+# out: the kernel (incrementally, in the one build directory), the tests
+# that exist at this commit, a boot, the verdict. One line on stdout says
+# what happened; the logs are in OUTDIR.
+#
+# Exit status as git bisect run wants it: 0 the tests passed, 1 they
+# failed, 125 this commit cannot be tested (the kernel or the tests do not
+# build, or TEST does not exist at this commit).
+#
+# usage: step.sh OUTDIR [TEST[/SUBTEST]]
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$1
+test=${2:-}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$top"
+
+untestable() {
+	echo "untestable: $*"
+	exit 125
+}
+
+make --no-print-directory kernel > "$out/kernel.log" 2>&1 ||
+	untestable "the kernel does not build (see $out/kernel.log)"
+make --no-print-directory tests initramfs > "$out/tests.log" 2>&1 ||
+	untestable "the tests do not build (see $out/tests.log)"
+if [ -n "$test" ] && ! grep -qx "${test%%/*}" build/tests/order; then
+	untestable "no test '${test%%/*}' at this commit"
+fi
+
+make --no-print-directory boot CI_O="$out" SERIAL_LOG="$out/serial.log" \
+	KERNEL_ARGS="${test:+ci.test=$test}" > "$out/boot.log" 2>&1
+make --no-print-directory verdict CI_O="$out" SERIAL_LOG="$out/serial.log" \
+	> "$out/verdict.txt" 2>&1
+status=$?
+if [ -n "$test" ] && grep -q "# no subtest named" "$out/serial.log"; then
+	untestable "no subtest '${test#*/}' of ${test%%/*} at this commit"
+fi
+sed -n 's/^verdict: //p' "$out/verdict.txt" | head -n 1
+[ $status -eq 0 ] || exit 1
