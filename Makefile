@@ -42,7 +42,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff
+	range-diff bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -119,6 +119,9 @@ bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]: the first b
 
 series-check: ## build, checkpatch and test every commit from base to the tip
 	tools/series-check.sh $(KSRC)
+
+bench: ## time one bisect step by phase: unchanged, one-file edit, revert
+	tools/bench.sh $(KSRC)
 
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/range-diff.sh $(KSRC) "$(OLD)"

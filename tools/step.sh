@@ -25,16 +25,31 @@ untestable() {
 	exit 125
 }
 
+# Seconds each phase took, in $out/times, for make bench.
+: > "$out/times"
+phase_start() {
+	t0=$(date +%s.%N)
+}
+phase_end() {
+	echo "$1 $(echo "$(date +%s.%N) - $t0" | bc)" >> "$out/times"
+}
+
+phase_start
 make --no-print-directory kernel > "$out/kernel.log" 2>&1 ||
 	untestable "the kernel does not build (see $out/kernel.log)"
+phase_end kernel
+phase_start
 make --no-print-directory tests initramfs > "$out/tests.log" 2>&1 ||
 	untestable "the tests do not build (see $out/tests.log)"
+phase_end tests
 if [ -n "$test" ] && ! grep -qx "${test%%/*}" build/tests/order; then
 	untestable "no test '${test%%/*}' at this commit"
 fi
 
+phase_start
 make --no-print-directory boot CI_O="$out" SERIAL_LOG="$out/serial.log" \
 	KERNEL_ARGS="${test:+ci.test=$test}" > "$out/boot.log" 2>&1
+phase_end boot
 make --no-print-directory verdict CI_O="$out" SERIAL_LOG="$out/serial.log" \
 	> "$out/verdict.txt" 2>&1
 status=$?
