@@ -14,8 +14,7 @@ tree=$1
 rev=$2
 shift 2
 
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-	die "$tree has uncommitted changes; commit or stash them first"
+require_clean "$tree"
 git -C "$tree" rev-parse -q --verify "$rev^{commit}" > /dev/null ||
 	die "$rev is not a commit of $tree"
 back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)

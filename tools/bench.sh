@@ -18,8 +18,7 @@ out=$top/build/bench
 test=smoke/root_creates_array
 file=kernel/bpf/syscall.c
 
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-	die "$tree has uncommitted changes; commit or stash them first"
+require_clean "$tree"
 trap 'git -C "$tree" checkout -q -- "$file"' EXIT
 rm -rf "$out"
 

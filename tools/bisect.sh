@@ -22,8 +22,7 @@ good=$(resolve_rev "$tree" "$overlay" "$3") ||
 	die "GOOD=$3 is neither a commit of $tree nor a patch of $overlay/series"
 bad=$(resolve_rev "$tree" "$overlay" "$4") ||
 	die "BAD=$4 is neither a commit of $tree nor a patch of $overlay/series"
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-	die "$tree has uncommitted changes; commit or stash them first"
+require_clean "$tree"
 [ ! -f "$(git -C "$tree" rev-parse --git-dir)/BISECT_LOG" ] ||
 	die "$tree is already bisecting; end that with: git -C $tree bisect reset"
 git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||

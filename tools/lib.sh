@@ -27,3 +27,9 @@ resolve_rev() {
 		git -C "$1" rev-parse -q --verify "$3^{commit}"
 	fi
 }
+
+# Stop unless scratch tree $1 has no uncommitted changes to tracked files.
+require_clean() {
+	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] ||
+		die "$1 has uncommitted changes; commit or stash them first"
+}

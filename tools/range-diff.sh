@@ -18,8 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ -n "$old" ] || die "usage: make range-diff OLD=<revision of this repository>"
 git -C "$top" rev-parse -q --verify "$old^{commit}" > /dev/null ||
 	die "OLD=$old is not a commit of this repository"
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-	die "$tree has uncommitted changes; commit or stash them first"
+require_clean "$tree"
 
 tmp=$(mktemp -d)
 back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)

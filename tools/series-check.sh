@@ -17,8 +17,7 @@ tree=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/series-check
 
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-	die "$tree has uncommitted changes; commit or stash them first"
+require_clean "$tree"
 back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
 trap 'git -C "$tree" checkout -q "$back"' EXIT
 rm -rf "$out"
