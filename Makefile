@@ -123,5 +123,5 @@ bench: ## time one bisect step by phase: unchanged, one-file edit, revert
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/range-diff.sh $(KSRC) "$(OLD)"
 
-clean: ## remove build/ (the scratch kernel tree too: export first)
-	rm -rf $(B)
+clean: ## remove what the build made, keeping build/linux (your work) and build/ccache
+	find $(B) -mindepth 1 -maxdepth 1 ! -name linux ! -name ccache -exec rm -rf {} +
