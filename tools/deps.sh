@@ -7,7 +7,7 @@ set -eu
 STAGE=deps
 . "$(dirname "$0")/lib.sh"
 
-packages="linux-source-6.1 git make gcc libc6-dev ccache bc bison flex
+packages="linux-source-6.1 git make gcc libc6-dev ccache bc bison flex perl
 	libelf-dev libssl-dev zlib1g-dev dwarves xz-utils cpio busybox-static
 	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils
 	python3-ply python3-git"
