@@ -35,6 +35,7 @@ static struct {
 	bool skipped;
 	char line[512];		/* diagnostic line being written */
 	size_t line_len;
+	char skip_reason[128];	/* the last "SKIP: reason" line a test printed */
 } env;
 
 static void flush_diag(void)
@@ -42,6 +43,9 @@ static void flush_diag(void)
 	if (!env.line_len)
 		return;
 	fprintf(env.ktap, "    # %.*s\n", (int)env.line_len, env.line);
+	if (env.line_len > 6 && !strncmp(env.line, "SKIP: ", 6))
+		snprintf(env.skip_reason, sizeof(env.skip_reason), "%.*s",
+			 (int)env.line_len - 6, env.line + 6);
 	env.line_len = 0;
 }
 
@@ -73,8 +77,8 @@ static void end_subtest(void)
 		fprintf(env.ktap, "    not ok %d %s\n", env.subtest_num, env.subtest);
 	} else if (env.subtest_skipped) {
 		env.subtests_skipped++;
-		fprintf(env.ktap, "    ok %d %s # SKIP\n", env.subtest_num,
-			env.subtest);
+		fprintf(env.ktap, "    ok %d %s # SKIP%s%s\n", env.subtest_num,
+			env.subtest, *env.skip_reason ? " " : "", env.skip_reason);
 	} else {
 		fprintf(env.ktap, "    ok %d %s\n", env.subtest_num, env.subtest);
 	}
@@ -106,6 +110,7 @@ bool test__start_subtest(const char *name)
 	env.subtest_num++;
 	env.subtest_failed = false;
 	env.subtest_skipped = false;
+	env.skip_reason[0] = '\0';
 	return true;
 }
 
@@ -181,7 +186,8 @@ int main(int argc, char **argv)
 	if (env.failed)
 		fprintf(env.ktap, "not ok %s %s\n", index, name);
 	else if (env.skipped)
-		fprintf(env.ktap, "ok %s %s # SKIP\n", index, name);
+		fprintf(env.ktap, "ok %s %s # SKIP%s%s\n", index, name,
+			*env.skip_reason ? " " : "", env.skip_reason);
 	else
 		fprintf(env.ktap, "ok %s %s\n", index, name);
 	return env.failed ? 1 : 0;
