@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of tools/expect.sh, which checks ci-base's results: a matching
+# file passes; a wrong status, a failed subtest or a pattern that matches
+# nothing fails.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$top/tests/expect
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+check() {
+	name=$1 want=$2
+	shift 2
+	if "$top/tools/expect.sh" "$@" > "$tmp/out" 2>&1; then got=0; else got=1; fi
+	if [ "$got" = "$want" ]; then
+		pass=$((pass + 1))
+		echo "ok $((pass + fail)) $name"
+	else
+		fail=$((fail + 1))
+		echo "not ok $((pass + fail)) $name (exit $got, wanted $want)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+
+check matching 0 "$dir/base.ktap" "$dir/base.expect"
+echo "lsm_map_create/default_probes SKIP" > "$tmp/status.expect"
+check wrong_status 1 "$dir/base.ktap" "$tmp/status.expect"
+echo "lsm_map_create/btf_load SKIP" > "$tmp/failed.expect"
+check failed_subtest 1 "$dir/base.ktap" "$tmp/failed.expect"
+echo "lsm_map_create/no_such_* ok" > "$tmp/none.expect"
+check pattern_matches_nothing 1 "$dir/base.ktap" "$tmp/none.expect"
+check missing_results 1 "$tmp/none.ktap" "$dir/base.expect"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
