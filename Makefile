@@ -58,12 +58,22 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	done; \
 	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
 
+# make check runs as on a brand-new machine: none of the user's git
+# configuration (no identity), an empty home, no locale, no sbin in PATH.
+# Only the harness's own knobs pass through.
+FRESH_HOME := $(abspath $(B)/home)
+FRESH_ENV := env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+	$(foreach v,ACCEL BOOT_TIMEOUT KVM_PROBE CI,$(if $($(v)),$(v)=$($(v))))
+
 check: deps ## harness tests, ci, ci-base, series-check, and a bisect of a broken copy
-	tests/run.sh
-	$(MAKE) --no-print-directory ci
-	$(MAKE) --no-print-directory ci-base
-	$(MAKE) --no-print-directory series-check
-	tests/bisect.sh
+	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
+	$(FRESH_ENV) tests/run.sh
+	$(FRESH_ENV) $(MAKE) --no-print-directory ci
+	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base
+	$(FRESH_ENV) $(MAKE) --no-print-directory series-check
+	$(FRESH_ENV) tests/bisect-interrupted.sh
+	$(FRESH_ENV) tests/bisect.sh
 
 ci-base: initramfs ## the same tests on the kernel at 'base': as ci/base.expect says
 	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \

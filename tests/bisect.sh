@@ -5,30 +5,38 @@
 # series, with a commit after patch 3 that drops the unprivileged_bpf_disabled
 # check of map creation, must be named as the first bad commit for
 # smoke/unpriv_refused_hash. Needs build/linux imported (make import).
+# However it ends, build/linux is left as it was found: on its branch,
+# clean, with no throw-away branch (tests/bisect-interrupted.sh checks).
 set -eu
-
+STAGE=tests/bisect.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tools/lib.sh"
+
 tree=$top/build/linux
 branch=bisect-proof
 break_subject="BREAK: ignore unprivileged_bpf_disabled in map creation"
 
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
-	{ echo "tests/bisect.sh: $tree is not imported; run make import"; exit 1; }
+	die "$tree is not imported; run make import"
 third=$(git -C "$tree" rev-list --reverse base..main | sed -n 3p)
-[ -n "$third" ] || { echo "tests/bisect.sh: the series has fewer than 3 commits"; exit 1; }
+[ -n "$third" ] || die "the series has fewer than 3 commits"
+require_clean "$tree"
+! git -C "$tree" rev-parse -q --verify "refs/heads/$branch" > /dev/null ||
+	die "$tree has a branch $branch left by an older harness; delete it: git -C $tree branch -D $branch"
+back=$(current_head "$tree")
 
 cleanup() {
-	git -C "$tree" checkout -q main
+	restore_tree "$tree" "$back"
 	git -C "$tree" branch -q -D "$branch" 2> /dev/null || true
 }
-trap cleanup EXIT
+on_exit cleanup
 
 # The throw-away branch: patches 1-3, the breaking commit, the rest.
 git -C "$tree" checkout -q -B "$branch" "$third"
 sed -i '/^static int map_create_check_perms/,/^}/{
 	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
 }' "$tree/kernel/bpf/syscall.c"
-git -C "$tree" commit -q -a -m "$break_subject"
+harness_git -C "$tree" commit -q -a -m "$break_subject"
 git -C "$tree" -c core.editor=true cherry-pick "$third..main" > /dev/null
 git -C "$tree" checkout -q main
 

@@ -17,10 +17,8 @@ shift 2
 require_clean "$tree"
 git -C "$tree" rev-parse -q --verify "$rev^{commit}" > /dev/null ||
 	die "$rev is not a commit of $tree"
-back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+back=$(current_head "$tree")
+on_exit 'restore_tree "$tree" "$back"'
 
 git -C "$tree" checkout -q --detach "$rev"
-status=0
-"$@" || status=$?
-git -C "$tree" checkout -q "$back"
-exit $status
+"$@"

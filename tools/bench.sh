@@ -19,7 +19,7 @@ test=smoke/root_creates_array
 file=kernel/bpf/syscall.c
 
 require_clean "$tree"
-trap 'git -C "$tree" checkout -q -- "$file"' EXIT
+on_exit 'git -C "$tree" checkout -q -- "$file"'
 rm -rf "$out"
 
 step() {

@@ -31,7 +31,7 @@ git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||
 out=$top/build/bisect
 rm -rf "$out"
 mkdir -p "$out"
-trap 'git -C "$tree" bisect reset > /dev/null 2>&1 || true' EXIT
+on_exit 'git -C "$tree" bisect reset > /dev/null 2>&1 || true'
 
 note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for $test; logs in $out"
 git -C "$tree" bisect start "$bad" "$good" > /dev/null

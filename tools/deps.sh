@@ -24,6 +24,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 note "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+# dpkg runs ldconfig and start-stop-daemon from sbin, which a user's or a
+# container's PATH may lack.
+export PATH="$PATH:/usr/sbin:/sbin"
 apt-get update -q || die "apt-get update failed; check the network and /etc/apt/sources.list"
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing ||

@@ -49,9 +49,7 @@ import_base() {
 	[ ! -f "$tree/.gitignore" ] ||
 		sed -i '\|^/\*$|d; \|^!/debian/$|d' "$tree/.gitignore"
 	git -C "$tree" add -A -f
-	GIT_AUTHOR_NAME=$GIT_COMMITTER_NAME GIT_AUTHOR_EMAIL=$GIT_COMMITTER_EMAIL \
-	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE \
-		git -C "$tree" commit -q -m "Import $package $version" \
+	harness_git -C "$tree" commit -q -m "Import $package $version" \
 			-m "Unpacked from $tarball by tools/import.sh, with the
 Debian packaging lines \"/*\" and \"!/debian/\" taken out of .gitignore
 so that git sees new files."

@@ -11,10 +11,41 @@ note() {
 }
 
 # Fixed identity and dates make the import and its commits reproducible,
-# so the same overlay gives the same commit ids on every machine.
+# so the same overlay gives the same commit ids on every machine, and no
+# commit the harness makes depends on the user's git configuration.
 export GIT_COMMITTER_NAME="kernel-overlay"
 export GIT_COMMITTER_EMAIL="kernel-overlay@localhost"
 export GIT_COMMITTER_DATE="2023-01-01T00:00:00Z"
+
+# git "$@", with the harness's identity as the author of what it commits.
+harness_git() {
+	GIT_AUTHOR_NAME=$GIT_COMMITTER_NAME GIT_AUTHOR_EMAIL=$GIT_COMMITTER_EMAIL \
+	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE git "$@"
+}
+
+# Run function $1 when the script exits, however it ends: dash runs an
+# EXIT trap on SIGINT or SIGTERM only when those are trapped as well.
+on_exit() {
+	# shellcheck disable=SC2064
+	trap "$1" EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# Put scratch tree $1 back on $2 (a branch or a commit), dropping what a
+# step that failed half-way left behind: a cherry-pick or am in progress,
+# edits in the work tree. Callers checked that the tree was clean
+# (require_clean) before they touched it, so nothing else is lost.
+restore_tree() {
+	git -C "$1" cherry-pick --abort > /dev/null 2>&1 || true
+	git -C "$1" am --abort > /dev/null 2>&1 || true
+	git -C "$1" checkout -q -f "$2"
+}
+
+# The branch scratch tree $1 is on, or its commit when HEAD is detached.
+current_head() {
+	git -C "$1" symbolic-ref -q --short HEAD || git -C "$1" rev-parse HEAD
+}
 
 # The commit of scratch tree $1 that $3 names: a patch of series file $2
 # (its file name, or a prefix such as 0004), else any git revision.

@@ -21,8 +21,8 @@ git -C "$top" rev-parse -q --verify "$old^{commit}" > /dev/null ||
 require_clean "$tree"
 
 tmp=$(mktemp -d)
-back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
-trap 'git -C "$tree" am --abort > /dev/null 2>&1; git -C "$tree" checkout -q "$back"; rm -rf "$tmp"' EXIT
+back=$(current_head "$tree")
+on_exit 'restore_tree "$tree" "$back"; rm -rf "$tmp"'
 
 git -C "$top" archive "$old" kernel-overlay | tar -x -C "$tmp" ||
 	die "$old has no kernel-overlay/"

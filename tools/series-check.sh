@@ -18,8 +18,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/series-check
 
 require_clean "$tree"
-back=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
-trap 'git -C "$tree" checkout -q "$back"' EXIT
+back=$(current_head "$tree")
+on_exit 'restore_tree "$tree" "$back"'
 rm -rf "$out"
 mkdir -p "$out"
 
