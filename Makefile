@@ -42,7 +42,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench
+	range-diff bench mutate
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -129,6 +129,10 @@ series-check: ## build, checkpatch and test every commit from base to the tip
 
 bench: ## time one bisect step by phase: unchanged, one-file edit, revert
 	tools/bench.sh $(KSRC)
+
+# Not part of check: one build and boot per mutant (.github/workflows/mutate.yml).
+mutate: ## [MUTANTS=<prefixes>] the suite on each mutant of mutants/; the mutation score
+	tools/mutate.sh $(KSRC) $(MUTANTS)
 
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/range-diff.sh $(KSRC) "$(OLD)"
