@@ -39,7 +39,7 @@ export DEBIAN_FRONTEND=noninteractive
 # container's PATH may lack.
 export PATH="$PATH:/usr/sbin:/sbin"
 apt-get update -q || die "apt-get update failed; check the network and /etc/apt/sources.list"
-apt-cache madison "$source_pkg" | grep -q "| $want |" ||
+apt-cache madison "$source_pkg" | awk -v v="$want" '$3 == v { found = 1 } END { exit !found }' ||
 	die "$source_pkg $want, the version the series is based on, is not in the apt sources (they have: $(apt-cache madison "$source_pkg" | awk '{ printf "%s ", $3 }')); Debian 12 ships it in bookworm-security: add 'deb http://deb.debian.org/debian-security bookworm-security main' to /etc/apt/sources.list and run make deps again"
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends --allow-downgrades $missing ||
