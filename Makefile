@@ -42,7 +42,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate
+	range-diff bench mutate upstream-selftests
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -81,6 +81,15 @@ ci-base: initramfs ## the same tests on the kernel at 'base': as ci/base.expect 
 	$(MAKE) --no-print-directory boot verdict CI_O=$(BASE_CI) \
 		BZIMAGE=$(BASE_OBJ)/arch/x86/boot/bzImage SERIAL_LOG=$(BASE_CI)/serial.log
 	tools/expect.sh $(BASE_CI)/results.ktap ci/base.expect
+
+# The kernel tree's own selftests on the kernels that ci and ci-base built,
+# from the tree's main branch; results in build/upstream/{base,tip}/.
+UPSTREAM_O := $(B)/upstream
+BASE_BZIMAGE := $(BASE_OBJ)/arch/x86/boot/bzImage
+
+upstream-selftests: ## the tree's own BPF selftests on base and on the tip, side by side
+	tools/upstream-selftests.sh $(KSRC) main $(BZIMAGE) $(VMLINUX) \
+		$(BASE_BZIMAGE) $(UPSTREAM_O)
 
 deps: ## install (as root) or name the Debian packages needed
 	tools/deps.sh
