@@ -60,9 +60,11 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 
 # make check runs as on a brand-new machine: none of the user's git
 # configuration (no identity), an empty home, no locale, no sbin in PATH.
-# Only the harness's own knobs pass through.
+# Only the harness's own knobs pass through, and MAKEFLAGS, so that
+# make -n check stays a dry run.
 FRESH_HOME := $(abspath $(B)/home)
-FRESH_ENV := env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
+FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
+	PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 	$(foreach v,ACCEL BOOT_TIMEOUT KVM_PROBE CI,$(if $($(v)),$(v)=$($(v))))
 
