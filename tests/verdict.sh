@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build ci/verdict.c and run it on every recorded log in ci/fixtures/.
-# NAME.expect holds two lines: the expected exit code and a fixed string
-# that must appear in the first line of stdout.
+# NAME.expect is golden: its first line is the expected exit code, the rest
+# is the whole expected stdout, compared with diff -u.
 #
 # Usage: tests/verdict.sh [BINARY]	(default: build/ci/verdict)
+# With VERDICT_BLESS=1 it rewrites every NAME.expect from the binary's
+# output instead: review the diff before committing it.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,21 +60,17 @@ check_fixture() {
 		return
 	fi
 	want_rc=$(sed -n 1p "$exp")
-	want=$(sed -n 2p "$exp")
 	case $want_rc in
 	0 | 1) ;;
 	*) echo "bad expected exit code '$want_rc' in $exp" ;;
 	esac
-	[ -n "$want" ] || echo "empty expected reason in $exp"
+	sed 1d "$exp" >"$tmp/want"
 	rc=0
 	"$bin" --junit "$tmp/out.xml" "$log" >"$tmp/out" 2>"$tmp/err" || rc=$?
 	first=$(head -n 1 "$tmp/out")
 	last=$(tail -n 1 "$tmp/out")
 	[ "$rc" = "$want_rc" ] || echo "exit code $rc, expected $want_rc"
-	case $first in
-	*"$want"*) ;;
-	*) echo "first line: '$first', expected to contain: '$want'" ;;
-	esac
+	diff -u "$tmp/want" "$tmp/out" | sed 1,2d || true
 	case $rc:$first in
 	0:"verdict: PASS" | 1:"verdict: FAIL: "?*) ;;
 	*) echo "exit code $rc does not match verdict line '$first'" ;;
@@ -110,11 +108,19 @@ check_outputs() {
 	fi
 }
 
+# bless NAME: rewrite NAME.expect from the binary's output
+bless() {
+	rc=0
+	"$bin" "$fixtures/$1.log" >"$tmp/out" 2>/dev/null || rc=$?
+	{ echo "$rc"; cat "$tmp/out"; } >"$fixtures/$1.expect"
+}
+
 found=0
 for log in "$fixtures"/*.log; do
 	[ -f "$log" ] || continue
 	found=1
 	name=$(basename "$log" .log)
+	[ "${VERDICT_BLESS:-}" != 1 ] || bless "$name"
 	report "$name" "$(check_fixture "$name")"
 done
 [ "$found" = 1 ] || report "fixtures" "no fixtures in $fixtures"
