@@ -3,11 +3,43 @@
  * verdict - decide PASS/FAIL from a QEMU serial console log that holds
  * kernel messages and the KTAP (version 1) output of the initramfs init.
  *
- * Usage: verdict [--ktap OUT.ktap] [--junit OUT.xml] LOG
+ * Usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] LOG
  * Exit status: 0 PASS, 1 FAIL, 2 usage or I/O error.
  *
  * The log is untrusted: lines of any length, NUL bytes, CRLF and binary
  * garbage are accepted; stored text is truncated to MAX_TEXT bytes.
+ *
+ * Dialects: the document starts at the first unindented version line,
+ * "KTAP version 1", "TAP version 13" or "TAP version 14" (kselftest), and
+ * nested blocks start with a version line or TAP 14's "# Subtest:" line.
+ * A printk prefix ("[    1.234567] ", also with PRINTK_CALLER's
+ * "[    T1]") is not part of the line, so KUnit's KTAP is read as printed.
+ * The --ktap file holds what was read as plain KTAP version 1, four
+ * spaces a level.
+ *
+ * Control bytes: a carriage return ends a line, as on a terminal; control
+ * bytes and escape sequences at the start of a line are dropped, so that
+ * neither hides the result line after them.
+ *
+ * Indentation: the spec indents by two spaces a level, KUnit by four,
+ * some tests by tabs (a tab goes to the next multiple of 8 columns, as a
+ * terminal shows it). So no unit is assumed: each open block keeps the
+ * column its lines start at. A line indented as an open block belongs to
+ * it. A version or "# Subtest:" line indented deeper than a block opens a
+ * block inside it, at its own column (so a two-space block may sit in a
+ * four-space one). A plan or result line indented deeper than the
+ * innermost block opens blocks too, one per step of that block's own
+ * indentation (at the top level, where there is none yet, one), so that a
+ * nested result without a header is not lost. Any other line, such as a
+ * result line indented between two open blocks or by part of a step, is
+ * an unknown line, as the spec calls kernel messages that land between
+ * test output: it counts for nothing. Mixed indentation within one block
+ * is read this way too: a line belongs to a block only at its column.
+ *
+ * Kernel reports: the rules of the splats file (ci/splats, or --splats
+ * FILE), read at run time, name the console lines that are kernel
+ * reports; the first report fails the run with the name of its rule, and
+ * a panic outranks the others.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -26,9 +58,12 @@
 #define CTX_LINES	12	/* console lines kept for context */
 #define MAX_NAMES	8	/* failed tests named in the verdict */
 #define PATH_LEN	1024
+#define MAX_WIDTH	100000	/* columns of indentation counted */
+#define TAB_STOP	8
 #define REASON_LEN	8192
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NO_RESULT	"no result line, crashed or hung?"
+#define SPLATS_FILE	"ci/splats"
 
 enum status { ST_NONE, ST_OK, ST_FAIL, ST_SKIP };
 enum kind { K_LOG, K_VERSION, K_PLAN, K_RESULT, K_SUBTEST, K_DIAG };
@@ -49,10 +84,11 @@ struct node {
 
 struct kline {
 	enum kind kind;
-	int depth;
+	int depth, width;	/* width: columns of indentation */
 	long num;
 	bool ok;
 	const char *text, *skip;
+	const char *note;	/* "# ..." after a result, but SKIP */
 	size_t len;
 };
 
@@ -62,24 +98,33 @@ struct ctx {
 	int want;		/* lines still to capture */
 };
 
+/* One line of the splats file: a report kind, or an allowed line */
+struct rule {
+	char *buf;		/* the line, cut into name and pieces */
+	const char *name;	/* NULL for an allow rule */
+	char **seg;		/* the pattern's pieces between '*'s */
+	size_t nseg;
+};
+
+struct splats {
+	struct rule *rule;
+	size_t n, cap;
+};
+
 struct state {
 	struct node root;
 	struct node *parent[MAX_DEPTH + 1];
 	struct node *pending[MAX_DEPTH + 1];
+	int indent[MAX_DEPTH + 1];	/* column of each open level */
 	struct node *last;
 	struct ctx ctx[NR_CTX];
+	const char *splat[NR_CTX];	/* rule that filled ctx[i] */
+	const struct splats *splats;
 	int top;
 	bool in_ktap, second_doc, too_many, too_deep;
 	size_t nnodes;
 	FILE *ktap;
 };
-
-static const char *const oops_pat[] = {
-	"BUG: ", "Oops: ", "general protection fault", "WARNING: CPU: ",
-	"UBSAN: ", "KASAN: ", "Unable to handle kernel", "kernel BUG at",
-};
-
-static const char panic_pat[] = "Kernel panic - not syncing";
 
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
@@ -205,8 +250,13 @@ static int close_levels(struct state *st, int d)
 	return err;
 }
 
-static int open_levels(struct state *st, int d)
+/*
+ * Open levels down to @d, which starts at column @w; the levels between
+ * take even steps.
+ */
+static int open_levels(struct state *st, int d, int w)
 {
+	int base = st->top, from = st->indent[base];
 	struct node *p;
 
 	while (st->top < d) {
@@ -216,6 +266,8 @@ static int open_levels(struct state *st, int d)
 		st->top++;
 		st->parent[st->top] = p;
 		st->pending[st->top] = NULL;
+		st->indent[st->top] = from + (w - from) * (st->top - base) /
+				      (d - base);
 	}
 	return 0;
 }
@@ -230,7 +282,7 @@ static int block_start(struct state *st, const struct kline *k)
 		/* a new block at this depth: the previous test never ended */
 		err = close_levels(st, k->depth - 1);
 		err = err ? err : drop_pending(st, k->depth - 1);
-		err = err ? err : open_levels(st, k->depth);
+		err = err ? err : open_levels(st, k->depth, k->width);
 		if (err || st->too_many)
 			return err;
 		p = st->parent[k->depth];
@@ -243,6 +295,17 @@ static int block_start(struct state *st, const struct kline *k)
 	if (!p->name && k->len)
 		p->name = dup_text(k->text, k->len);
 	return p->name || !k->len ? 0 : -ENOMEM;
+}
+
+static int node_diag(struct node *n, const char *text, size_t len)
+{
+	if (n->ndiag < MAX_DIAGS) {
+		n->diag[n->ndiag] = dup_text(text, len);
+		if (!n->diag[n->ndiag])
+			return -ENOMEM;
+	}
+	n->ndiag++;
+	return 0;
 }
 
 static int add_result(struct state *st, const struct kline *k)
@@ -262,7 +325,8 @@ static int add_result(struct state *st, const struct kline *k)
 	}
 	if (k->skip)
 		n->skip = dup_text(k->skip, strlen(k->skip));
-	if (!n->name || (k->skip && !n->skip)) {
+	if (!n->name || (k->skip && !n->skip) ||
+	    (k->note && node_diag(n, k->note, strlen(k->note)))) {
 		free_node(n);
 		return -ENOMEM;
 	}
@@ -276,20 +340,59 @@ static int add_diag(struct state *st, const struct kline *k)
 
 	if (!n)
 		return nomem(st);
-	if (n->ndiag < MAX_DIAGS) {
-		n->diag[n->ndiag] = dup_text(k->text, k->len);
-		if (!n->diag[n->ndiag])
-			return -ENOMEM;
-	}
-	n->ndiag++;
-	return 0;
+	return node_diag(n, k->text, k->len);
 }
 
-static int ktap_line(struct state *st, struct kline *k)
+static bool is_header(const struct kline *k)
+{
+	return k->kind == K_VERSION || k->kind == K_SUBTEST;
+}
+
+/*
+ * The level of @k by its indentation (see the comment at the top), or -1
+ * for an unknown line. May exceed MAX_DEPTH.
+ */
+static int find_depth(const struct state *st, const struct kline *k)
+{
+	int d = st->top, extra, step;
+
+	while (d > 0 && st->indent[d] > k->width)
+		d--;
+	if (st->indent[d] == k->width)
+		return d;
+	if (is_header(k))
+		return d + 1;
+	if (d < st->top || k->kind == K_DIAG)
+		return -1;
+	extra = k->width - st->indent[d];
+	step = d ? st->indent[d] - st->indent[d - 1] : extra;
+	return extra % step ? -1 : d + extra / step;
+}
+
+/* The line as plain KTAP, four spaces a level, for --ktap */
+static void write_ktap(const struct state *st, const struct kline *k,
+		       const char *text)
+{
+	if (!st->ktap)
+		return;
+	if (k->kind == K_VERSION)
+		text = "KTAP version 1";
+	fprintf(st->ktap, "%*s%s\n", 4 * k->depth, "", text);
+}
+
+static int ktap_line(struct state *st, struct kline *k, const char *text)
 {
 	struct node *p;
 	int err;
 
+	k->depth = find_depth(st, k);
+	if (k->depth < 0)
+		return 0;	/* an unknown line */
+	if (k->depth > MAX_DEPTH) {
+		st->too_deep = true;
+		return 0;
+	}
+	write_ktap(st, k, text);
 	if (k->kind == K_VERSION && !k->depth) {
 		st->second_doc = true;
 		return 0;
@@ -298,10 +401,14 @@ static int ktap_line(struct state *st, struct kline *k)
 		k->kind = K_DIAG;
 	if (st->too_many)
 		return 0;
-	if (k->depth > st->top)
-		err = open_levels(st, k->depth);
-	else
+	if (k->depth > st->top) {
+		err = open_levels(st, k->depth, k->width);
+	} else {
 		err = close_levels(st, k->depth);
+		/* a header between two open levels moves the inner one */
+		if (is_header(k))
+			st->indent[k->depth] = k->width;
+	}
 	if (err || st->too_many)
 		return err;
 	p = st->parent[k->depth];
@@ -364,25 +471,44 @@ static bool parse_result(const char *s, struct kline *k)
 	hash = strchr(s, '#');
 	if (!hash)
 		return true;
-	d = hash + 1 + strspn(hash + 1, " ");
-	if (strncasecmp(d, "SKIP", 4) || (d[4] && d[4] != ' '))
-		return true;
-	k->skip = d + 4 + strspn(d + 4, " ");
+	/* a description ends at '#': a directive or diagnostic data follow */
 	for (k->len = hash - s; k->len && s[k->len - 1] == ' ';)
 		k->len--;
+	d = hash + 1 + strspn(hash + 1, " ");
+	if (strncasecmp(d, "SKIP", 4) || (d[4] && d[4] != ' '))
+		k->note = *d ? hash : NULL;
+	else
+		k->skip = d + 4 + strspn(d + 4, " ");
 	return true;
 }
 
-static void classify(const char *line, struct kline *k)
+/* Columns of the blanks at *s, which it moves past them. */
+static int indentation(const char **s)
 {
-	size_t sp = strspn(line, " ");
-	const char *s = line + sp;
+	const char *p = *s;
+	int w = 0;
+
+	for (; *p == ' ' || *p == '\t'; p++)
+		if (w < MAX_WIDTH)
+			w = *p == ' ' ? w + 1 : (w / TAB_STOP + 1) * TAB_STOP;
+	*s = p;
+	return w;
+}
+
+static bool is_version(const char *s)
+{
+	return !strcmp(s, "KTAP version 1") || !strcmp(s, "TAP version 13") ||
+	       !strcmp(s, "TAP version 14");
+}
+
+/* Returns where the line's text starts, after its indentation. */
+static const char *classify(const char *line, struct kline *k)
+{
+	const char *s = line;
 
 	memset(k, 0, sizeof(*k));
-	if (sp % 4)
-		return;
-	k->depth = sp / 4 > MAX_DEPTH ? MAX_DEPTH + 1 : sp / 4;
-	if (!strcmp(s, "KTAP version 1"))
+	k->width = indentation(&s);
+	if (is_version(s))
 		k->kind = K_VERSION;
 	else if (parse_plan(s, k))
 		k->kind = K_PLAN;
@@ -398,6 +524,7 @@ static void classify(const char *line, struct kline *k)
 		k->text = s;
 		k->len = strlen(s);
 	}
+	return line + strspn(line, " \t");
 }
 
 static int ctx_push(struct ctx *c, const char *line)
@@ -421,27 +548,64 @@ static const char *ctx_get(const struct ctx *c, size_t i)
 	return c->line[(c->n - ctx_count(c) + i) % CTX_LINES];
 }
 
-static int match_console(const char *line, const char **at)
+/* Where the pieces of @r's pattern occur in @line in order, or NULL */
+static const char *rule_match(const struct rule *r, const char *line)
 {
+	const char *at = NULL, *p = line, *hit;
 	size_t i;
 
-	*at = strstr(line, panic_pat);
-	if (*at)
-		return CTX_PANIC;
-	for (i = 0; i < ARRAY_SIZE(oops_pat); i++) {
-		*at = strstr(line, oops_pat[i]);
-		if (*at)
-			return CTX_OOPS;
+	for (i = 0; i < r->nseg; i++) {
+		hit = strstr(p, r->seg[i]);
+		if (!hit)
+			return NULL;
+		at = at ? at : hit;
+		p = hit + strlen(r->seg[i]);
+	}
+	return at;
+}
+
+/* The first report rule @line matches, unless an allow rule matches it. */
+static const struct rule *find_splat(const struct splats *sp,
+				     const char *line, const char **at)
+{
+	const struct rule *found = NULL;
+	const char *hit;
+	size_t i;
+
+	for (i = 0; i < sp->n; i++) {
+		hit = rule_match(&sp->rule[i], line);
+		if (!hit)
+			continue;
+		if (!sp->rule[i].name)
+			return NULL;
+		if (!found) {
+			found = &sp->rule[i];
+			*at = hit;
+		}
+	}
+	return found;
+}
+
+static int match_console(const struct state *st, const char *line,
+			 const char **at, const char **name)
+{
+	const struct rule *r = st->splats ? find_splat(st->splats, line, at) :
+				NULL;
+
+	if (r) {
+		*name = r->name;
+		return strcmp(r->name, "panic") ? CTX_OOPS : CTX_PANIC;
 	}
 	*at = line;
+	*name = "hang";
 	return strncmp(line, "ci-boot: timeout", 16) ? -1 : CTX_HANG;
 }
 
-/* Keep the first panic/oops/hang line and what follows, and the tail. */
+/* Keep the first panic/report/hang line and what follows, and the tail. */
 static int scan_console(struct state *st, const char *line)
 {
-	const char *at;
-	int id = match_console(line, &at), i, err;
+	const char *at, *name;
+	int id = match_console(st, line, &at, &name), i, err;
 
 	for (i = 0; i < CTX_TAIL; i++) {
 		if (!st->ctx[i].want)
@@ -457,50 +621,128 @@ static int scan_console(struct state *st, const char *line)
 		if (err)
 			return err;
 		st->ctx[id].want = CTX_LINES - 1;
+		st->splat[id] = name;
 	}
 	return ctx_push(&st->ctx[CTX_TAIL], line);
 }
 
-/* Strip the line end and trailing blanks, make control bytes visible. */
-static size_t clean_line(char *line, size_t len)
+static bool is_ctl(unsigned char c)
 {
-	size_t i;
-
-	while (len && strchr("\r\n \t", line[len - 1]) && line[len - 1])
-		len--;
-	line[len] = '\0';
-	for (i = 0; i < len; i++)
-		if (((unsigned char)line[i] < 0x20 && line[i] != '\t') ||
-		    line[i] == 0x7f)
-			line[i] = '?';
-	return len;
+	return (c < 0x20 && c != '\t') || c == 0x7f;
 }
 
-static int handle_line(struct state *st, char *line, size_t len)
+/*
+ * Past the control bytes and escape sequences at the start of @s: the
+ * terminal shows none of them, so neither may the parser see them.
+ */
+static char *skip_ctl(char *s, const char *end)
 {
+	for (;;) {
+		if (s[0] == 0x1b && s[1] == '[') {
+			/* CSI: parameters and intermediates, one final byte */
+			for (s += 2; *s >= 0x20 && *s <= 0x3f; s++)
+				;
+			if (*s >= 0x40 && *s <= 0x7e)
+				s++;
+		} else if (s[0] == 0x1b && s[1] >= 0x40 && s[1] <= 0x5f) {
+			s += 2;
+		} else if (s < end && is_ctl(*s)) {
+			s++;
+		} else {
+			return s;
+		}
+	}
+}
+
+/* Past "[    1.234567] " or "[    1.234567][    T1] " at the start. */
+static const char *skip_printk(const char *s)
+{
+	const char *p = s;
+
+	if (*p != '[')
+		return s;
+	p += 1 + strspn(p + 1, " ");
+	if (!strchr("0123456789", *p) || !*p)
+		return s;
+	p += strspn(p, "0123456789");
+	if (*p == '.')
+		p += 1 + strspn(p + 1, "0123456789");
+	if (*p++ != ']')
+		return s;
+	if (p[0] == '[') {
+		const char *q = p + 1 + strspn(p + 1, " ");
+
+		if ((*q == 'T' || *q == 'C') && q[1] >= '0' && q[1] <= '9') {
+			q += 1 + strspn(q + 1, "0123456789");
+			if (*q == ']')
+				p = q + 1;
+		}
+	}
+	return *p == ' ' ? p + 1 : p;
+}
+
+/* One line, with no line end and no NUL byte in it. */
+static int handle_line(struct state *st, char *line)
+{
+	const char *text;
 	struct kline k;
 	int err;
 
-	clean_line(line, len);
 	err = scan_console(st, line);
 	if (err)
 		return err;
-	classify(line, &k);
+	text = classify(skip_printk(line), &k);
 	if (k.kind == K_LOG)
 		return 0;
-	if (!st->in_ktap && (k.kind != K_VERSION || k.depth))
+	if (!st->in_ktap && (k.kind != K_VERSION || k.width))
 		return 0;	/* boot log */
-	if (st->ktap)
-		fprintf(st->ktap, "%s\n", line);
 	if (!st->in_ktap) {
 		st->in_ktap = true;
+		write_ktap(st, &k, text);
 		return 0;
 	}
-	if (k.depth > MAX_DEPTH) {
-		st->too_deep = true;
-		return 0;
-	}
-	return ktap_line(st, &k);
+	return ktap_line(st, &k, text);
+}
+
+/* A piece of a line between carriage returns */
+static int handle_piece(struct state *st, char *s, size_t len)
+{
+	char *end = s + len, *p;
+
+	*end = '\0';
+	s = skip_ctl(s, end);
+	/* the others, NUL bytes too, become visible */
+	for (p = s; p < end; p++)
+		if (is_ctl(*p))
+			*p = '?';
+	return handle_line(st, s);
+}
+
+/*
+ * Strip the line end and trailing blanks; a carriage return in the line
+ * ends a line too, as on a terminal, so that a result after one is read.
+ */
+static int handle_raw(struct state *st, char *line, size_t len)
+{
+	char *cr;
+	int err;
+
+	while (len && strchr("\r\n \t", line[len - 1]) && line[len - 1])
+		len--;
+	cr = memchr(line, '\r', len);
+	if (!cr)
+		return handle_piece(st, line, len);
+	do {
+		if (cr > line) {
+			err = handle_piece(st, line, cr - line);
+			if (err)
+				return err;
+		}
+		len -= cr + 1 - line;
+		line = cr + 1;
+		cr = memchr(line, '\r', len);
+	} while (cr);
+	return len ? handle_piece(st, line, len) : 0;
 }
 
 static int read_log(struct state *st, FILE *f)
@@ -514,7 +756,7 @@ static int read_log(struct state *st, FILE *f)
 		errno = 0;
 		len = getline(&line, &cap, f);
 		if (len >= 0)
-			err = handle_line(st, line, len);
+			err = handle_raw(st, line, len);
 	} while (!err && len >= 0);
 	if (!err && (ferror(f) || errno == ENOMEM))
 		err = errno ? -errno : -EIO;
@@ -736,7 +978,7 @@ static void name_case(const struct node *n, void *arg)
 
 static bool check_failures(const struct state *st, char *r)
 {
-	static struct names nm;
+	struct names nm = { "", 0 };
 	size_t i, nbad = 0;
 
 	for (i = 0; i < st->root.nkids; i++)
@@ -754,17 +996,16 @@ static bool check_failures(const struct state *st, char *r)
 static int verdict(const struct state *st, char *r)
 {
 	const struct ctx *c = st->ctx;
-	const char *s;
+	int i;
 
-	if (c[CTX_PANIC].n) {
-		s = strstr(c[CTX_PANIC].line[0], panic_pat);
-		s = s ? s + sizeof(panic_pat) - 1 : c[CTX_PANIC].line[0];
-		addf(r, REASON_LEN, "kernel panic: %s", s + strspn(s, ": "));
-		return 1;
-	}
-	if (c[CTX_OOPS].n) {
-		addf(r, REASON_LEN, "kernel oops: %s", c[CTX_OOPS].line[0]);
-		return 2;
+	for (i = CTX_PANIC; i <= CTX_OOPS; i++) {
+		if (!c[i].n)
+			continue;
+		addf(r, REASON_LEN, "kernel %s: %s", st->splat[i],
+		     skip_printk(c[i].line[0]));
+		if (c[CTX_HANG].n)
+			addf(r, REASON_LEN, "; then hang: %s", c[CTX_HANG].line[0]);
+		return i + 1;
 	}
 	if (c[CTX_HANG].n) {
 		addf(r, REASON_LEN, "hang: %s", c[CTX_HANG].line[0]);
@@ -1008,9 +1249,152 @@ static int write_junit(const struct state *st, const char *file, int cat,
 	return err;
 }
 
+/* Split @pat at its '*'s into @r's pieces, dropping empty ones. */
+static int split_pattern(struct rule *r, char *pat)
+{
+	char *p, *star;
+
+	r->seg = calloc(strlen(pat) / 2 + 1, sizeof(*r->seg));
+	if (!r->seg)
+		return -ENOMEM;
+	for (p = pat; p; p = star ? star + 1 : NULL) {
+		star = strchr(p, '*');
+		if (star)
+			*star = '\0';
+		if (*p)
+			r->seg[r->nseg++] = p;
+	}
+	return r->nseg ? 0 : -EINVAL;
+}
+
+/* "NAME PATTERN" or "allow PATTERN", in r->buf */
+static int parse_rule(struct rule *r)
+{
+	char *name = r->buf, *pat, *end;
+
+	pat = name + strcspn(name, " \t");
+	if (!*pat)
+		return -EINVAL;
+	*pat++ = '\0';
+	pat += strspn(pat, " \t");
+	end = pat + strlen(pat);
+	while (end > pat && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	if (strchr(name, '*'))
+		return -EINVAL;
+	r->name = strcmp(name, "allow") ? name : NULL;
+	return split_pattern(r, pat);
+}
+
+static struct rule *new_rule(struct splats *sp)
+{
+	struct rule *rule;
+	size_t cap;
+
+	if (sp->n == sp->cap) {
+		cap = sp->cap ? 2 * sp->cap : 16;
+		rule = realloc(sp->rule, cap * sizeof(*rule));
+		if (!rule)
+			return NULL;
+		sp->rule = rule;
+		sp->cap = cap;
+	}
+	rule = &sp->rule[sp->n++];
+	memset(rule, 0, sizeof(*rule));
+	return rule;
+}
+
+static void free_splats(struct splats *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n; i++) {
+		free(sp->rule[i].seg);
+		free(sp->rule[i].buf);
+	}
+	free(sp->rule);
+	sp->rule = NULL;
+	sp->n = sp->cap = 0;
+}
+
+/* Read the rules of @f; *lineno says where an error is. */
+static int read_splats(struct splats *sp, FILE *f, size_t *lineno)
+{
+	struct rule *r;
+	char *line = NULL, *s;
+	size_t cap = 0, reports = 0;
+	int err = 0;
+
+	while (!err && getline(&line, &cap, f) >= 0) {
+		++*lineno;
+		line[strcspn(line, "\r\n")] = '\0';
+		s = line + strspn(line, " \t");
+		if (!*s || *s == '#')
+			continue;
+		r = new_rule(sp);
+		if (!r) {
+			err = -ENOMEM;
+			break;
+		}
+		r->buf = strdup(s);
+		err = r->buf ? parse_rule(r) : -ENOMEM;
+		reports += r->name != NULL;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	else if (!err && !reports)
+		err = -ENODATA;		/* a file of no rules finds nothing */
+	free(line);
+	return err;
+}
+
+static int load_splats(struct splats *sp, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	size_t lineno = 0;
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "verdict: %s: %s (--splats FILE names the kernel report rules)\n",
+			file, strerror(errno));
+		return 2;
+	}
+	err = read_splats(sp, f, &lineno);
+	fclose(f);
+	if (err == -EINVAL)
+		fprintf(stderr, "verdict: %s:%zu: not a rule: 'NAME PATTERN' or 'allow PATTERN'\n",
+			file, lineno);
+	else if (err == -ENODATA)
+		fprintf(stderr, "verdict: %s: no report rules\n", file);
+	else if (err)
+		fprintf(stderr, "verdict: %s: %s\n", file, strerror(-err));
+	if (err)
+		free_splats(sp);
+	return err ? 2 : 0;
+}
+
 struct opts {
-	const char *ktap, *junit, *log;
+	const char *ktap, *junit, *log, *splats;
 };
+
+/* "--NAME VALUE" or "--NAME=VALUE" at argv[*i], for NAME @name */
+static bool option(char **argv, int argc, int *i, const char *name,
+		   const char **val)
+{
+	const char *a = argv[*i] + 2;
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], "--", 2) || strncmp(a, name, n))
+		return false;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return true;
+	}
+	if (a[n] || *i + 1 == argc)
+		return false;
+	*val = argv[++*i];
+	return true;
+}
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -1019,19 +1403,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	for (i = 1; i < argc; i++) {
 		a = argv[i];
-		if (!strcmp(a, "--ktap") || !strcmp(a, "--junit")) {
-			if (i + 1 == argc)
-				return -EINVAL;
-			*(a[2] == 'k' ? &o->ktap : &o->junit) = argv[++i];
-		} else if (!strncmp(a, "--ktap=", 7)) {
-			o->ktap = a + 7;
-		} else if (!strncmp(a, "--junit=", 8)) {
-			o->junit = a + 8;
-		} else if ((a[0] != '-' || !a[1]) && !o->log) {
+		if (option(argv, argc, &i, "ktap", &o->ktap) ||
+		    option(argv, argc, &i, "junit", &o->junit) ||
+		    option(argv, argc, &i, "splats", &o->splats))
+			continue;
+		if ((a[0] != '-' || !a[1]) && !o->log)
 			o->log = a;
-		} else {
+		else
 			return -EINVAL;
-		}
 	}
 	return o->log ? 0 : -EINVAL;
 }
@@ -1044,7 +1423,7 @@ static int fail_io(const char *what, int err)
 
 static int finish(struct state *st, const struct opts *o)
 {
-	static char reason[REASON_LEN];
+	char reason[REASON_LEN] = "";
 	int cat = verdict(st, reason);
 
 	if (cat)
@@ -1095,24 +1474,52 @@ static int run(struct state *st, const struct opts *o, FILE *in)
 	return ret;
 }
 
+/*
+ * The whole verdict on the log @in, with the rules @sp: prints it and
+ * returns the exit status. Leaves no state behind, so that a fuzzer can
+ * call it again.
+ */
+static int verdict_log(const struct opts *o, const struct splats *sp,
+		       FILE *in)
+{
+	struct state *st = calloc(1, sizeof(*st));
+	int ret;
+
+	if (!st)
+		return fail_io(o->log, -ENOMEM);
+	st->splats = sp;
+	ret = run(st, o, in);
+	cleanup(st);
+	free(st);
+	return ret;
+}
+
+#ifndef VERDICT_NO_MAIN
 int main(int argc, char **argv)
 {
-	static struct state st;
-	struct opts o = { NULL, NULL, NULL };
+	struct opts o = { NULL, NULL, NULL, SPLATS_FILE };
+	struct splats sp = { NULL, 0, 0 };
 	FILE *in;
 	int ret;
 
 	if (parse_args(argc, argv, &o)) {
-		fputs("usage: verdict [--ktap OUT.ktap] [--junit OUT.xml] LOG\n",
+		fputs("usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] LOG\n"
+		      "  --splats: kernel report rules (default: " SPLATS_FILE ")\n",
 		      stderr);
 		return 2;
 	}
+	if (load_splats(&sp, o.splats))
+		return 2;
 	in = strcmp(o.log, "-") ? fopen(o.log, "r") : stdin;
-	if (!in)
-		return fail_io(o.log, -errno);
-	ret = run(&st, &o, in);
+	if (!in) {
+		ret = fail_io(o.log, -errno);
+		free_splats(&sp);
+		return ret;
+	}
+	ret = verdict_log(&o, &sp, in);
 	if (in != stdin)
 		fclose(in);
-	cleanup(&st);
+	free_splats(&sp);
 	return ret;
 }
+#endif

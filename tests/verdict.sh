@@ -13,6 +13,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/ci/verdict}
 fixtures=$top/ci/fixtures
+splats=$top/ci/splats
 
 mkdir -p "$(dirname "$bin")"
 cc -O2 -Wall -Wextra -Werror -o "$bin" "$top/ci/verdict.c"
@@ -66,7 +67,8 @@ check_fixture() {
 	esac
 	sed 1d "$exp" >"$tmp/want"
 	rc=0
-	"$bin" --junit "$tmp/out.xml" "$log" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	"$bin" --splats "$splats" --junit "$tmp/out.xml" "$log" \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
 	first=$(head -n 1 "$tmp/out")
 	last=$(tail -n 1 "$tmp/out")
 	[ "$rc" = "$want_rc" ] || echo "exit code $rc, expected $want_rc"
@@ -90,7 +92,7 @@ check_fixture() {
 check_outputs() {
 	rm -f "$tmp/o.ktap" "$tmp/o.xml"
 	rc=0
-	"$bin" --ktap "$tmp/o.ktap" --junit "$tmp/o.xml" \
+	"$bin" --splats "$splats" --ktap "$tmp/o.ktap" --junit "$tmp/o.xml" \
 		"$fixtures/$1.log" >/dev/null 2>&1 || rc=$?
 	[ "$rc" = "$2" ] || echo "exit code $rc, expected $2"
 	[ -s "$tmp/o.ktap" ] || echo "--ktap file missing or empty"
@@ -111,7 +113,8 @@ check_outputs() {
 # bless NAME: rewrite NAME.expect from the binary's output
 bless() {
 	rc=0
-	"$bin" "$fixtures/$1.log" >"$tmp/out" 2>/dev/null || rc=$?
+	"$bin" --splats "$splats" "$fixtures/$1.log" >"$tmp/out" 2>/dev/null ||
+		rc=$?
 	{ echo "$rc"; cat "$tmp/out"; } >"$fixtures/$1.expect"
 }
 
@@ -136,6 +139,11 @@ report "ktap+junit output: panic" "$(check_outputs panic 1)"
 grep -q '<testcase classname="boot" name="boot">' "$tmp/o.xml" &&
 	problem= || problem="no 'boot' testcase in the JUnit of a panic"
 report "junit boot testcase: panic" "$problem"
+# other dialects and indentations come out as KTAP, four spaces a level
+for f in indent_2_spaces tap14_subtests printk_kunit; do
+	report "ktap+junit output: $f" "$(check_outputs $f 0)"
+done
+report "ktap+junit output: indent_tabs_fail" "$(check_outputs indent_tabs_fail 1)"
 
 rc=0
 "$bin" >/dev/null 2>&1 || rc=$?
@@ -145,6 +153,27 @@ rc=0
 "$bin" "$tmp/does-not-exist.log" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] && problem= || problem="exit code $rc, expected 2"
 report "unreadable log exits 2" "$problem"
+
+# the splats file: read from ci/splats by default, and never skipped
+rc=0
+(cd "$top" && "$bin" "$fixtures/oops.log" >"$tmp/out" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -q '^verdict: FAIL: kernel BUG: ' "$tmp/out" &&
+	problem= || problem="exit code $rc, expected 1 and a kernel BUG"
+report "splats: ci/splats by default" "$problem"
+for bad in missing "allow" "BUG" "oops *" "allow Oops: " "# no rules"; do
+	rc=0
+	if [ "$bad" = missing ]; then
+		rules=$tmp/does-not-exist
+	else
+		rules=$tmp/splats
+		printf '%s\n' "$bad" >"$rules"
+	fi
+	"$bin" --splats "$rules" "$fixtures/pass.log" >/dev/null 2>"$tmp/err" ||
+		rc=$?
+	[ "$rc" = 2 ] && grep -q "^verdict: $rules" "$tmp/err" &&
+		problem= || problem="exit code $rc, expected 2 and a message"
+	report "splats file '$bad' exits 2" "$problem"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
