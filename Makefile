@@ -20,6 +20,9 @@ VERDICT := $(B)/tools/verdict
 
 # Extra kernel command line, e.g. KERNEL_ARGS=ci.test=smoke/lsm_sees_call
 KERNEL_ARGS ?=
+# How many times the guest runs the tests in one boot: they must pass again
+# in a boot where they already ran (state they change is put back).
+REPEAT ?= 2
 # Whether KVM works here, as the first boot found out (see ci/boot.sh)
 export ACCEL_CACHE ?= $(abspath $(B)/qemu-accel)
 
@@ -122,14 +125,15 @@ initramfs: tests ## pack busybox, the tests and the init into build/initramfs.cp
 
 boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
 	@mkdir -p $(CI_O)
-	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) $(KERNEL_ARGS)
+	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) ci.repeat=$(REPEAT) $(KERNEL_ARGS)
 
 $(VERDICT): ci/verdict.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci/
-	$(VERDICT) --ktap $(CI_O)/results.ktap --junit $(CI_O)/results.xml \
+	$(VERDICT) --splats ci/splats --ktap $(CI_O)/results.ktap \
+		--junit $(CI_O)/results.xml \
 		$(SERIAL_LOG)
 
 bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]: the first bad commit
