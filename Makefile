@@ -45,7 +45,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests
+	range-diff bench mutate upstream-selftests fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -145,9 +145,14 @@ series-check: ## build, checkpatch and test every commit from base to the tip
 bench: ## time one bisect step by phase: unchanged, one-file edit, revert
 	tools/bench.sh $(KSRC)
 
-# Not part of check: one build and boot per mutant (.github/workflows/mutate.yml).
+# Not part of check: one build and boot per mutant (.github/workflows/daily.yml).
 mutate: ## [MUTANTS=<prefixes>] the suite on each mutant of mutants/; the mutation score
 	tools/mutate.sh $(KSRC) $(MUTANTS)
+
+# Not part of check: libFuzzer on the verdict parser, its findings in build/fuzz/.
+FUZZ_SECONDS ?= 60
+fuzz: ## [FUZZ_SECONDS=60] fuzz the verdict parser (libFuzzer, ASan, UBSan)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh $(B)/fuzz
 
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/range-diff.sh $(KSRC) "$(OLD)"

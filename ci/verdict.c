@@ -654,30 +654,32 @@ static char *skip_ctl(char *s, const char *end)
 	}
 }
 
-/* Past "[    1.234567] " or "[    1.234567][    T1] " at the start. */
+/* Past "[ 12.345]" at @s, or "[ T12]" for @lead 'T', or NULL */
+static const char *stamp(const char *s, char lead)
+{
+	if (*s++ != '[')
+		return NULL;
+	s += strspn(s, " ");
+	if (lead && *s++ != lead)
+		return NULL;
+	if (*s < '0' || *s > '9')
+		return NULL;
+	s += strspn(s, "0123456789");
+	if (*s == '.')
+		s += 1 + strspn(s + 1, "0123456789");
+	return *s == ']' ? s + 1 : NULL;
+}
+
+/* Past "[    1.234567] " at the start, or PRINTK_CALLER's "[...][  T1] " */
 static const char *skip_printk(const char *s)
 {
-	const char *p = s;
+	const char *p = stamp(s, 0), *q;
 
-	if (*p != '[')
+	if (!p)
 		return s;
-	p += 1 + strspn(p + 1, " ");
-	if (!strchr("0123456789", *p) || !*p)
-		return s;
-	p += strspn(p, "0123456789");
-	if (*p == '.')
-		p += 1 + strspn(p + 1, "0123456789");
-	if (*p++ != ']')
-		return s;
-	if (p[0] == '[') {
-		const char *q = p + 1 + strspn(p + 1, " ");
-
-		if ((*q == 'T' || *q == 'C') && q[1] >= '0' && q[1] <= '9') {
-			q += 1 + strspn(q + 1, "0123456789");
-			if (*q == ']')
-				p = q + 1;
-		}
-	}
+	q = stamp(p, 'T');
+	q = q ? q : stamp(p, 'C');
+	p = q ? q : p;
 	return *p == ' ' ? p + 1 : p;
 }
 
@@ -707,8 +709,11 @@ static int handle_line(struct state *st, char *line)
 /* A piece of a line between carriage returns */
 static int handle_piece(struct state *st, char *s, size_t len)
 {
-	char *end = s + len, *p;
+	char *end, *p;
 
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	end = s + len;
 	*end = '\0';
 	s = skip_ctl(s, end);
 	/* the others, NUL bytes too, become visible */
@@ -1377,44 +1382,6 @@ struct opts {
 	const char *ktap, *junit, *log, *splats;
 };
 
-/* "--NAME VALUE" or "--NAME=VALUE" at argv[*i], for NAME @name */
-static bool option(char **argv, int argc, int *i, const char *name,
-		   const char **val)
-{
-	const char *a = argv[*i] + 2;
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], "--", 2) || strncmp(a, name, n))
-		return false;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return true;
-	}
-	if (a[n] || *i + 1 == argc)
-		return false;
-	*val = argv[++*i];
-	return true;
-}
-
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	const char *a;
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		if (option(argv, argc, &i, "ktap", &o->ktap) ||
-		    option(argv, argc, &i, "junit", &o->junit) ||
-		    option(argv, argc, &i, "splats", &o->splats))
-			continue;
-		if ((a[0] != '-' || !a[1]) && !o->log)
-			o->log = a;
-		else
-			return -EINVAL;
-	}
-	return o->log ? 0 : -EINVAL;
-}
-
 static int fail_io(const char *what, int err)
 {
 	fprintf(stderr, "verdict: %s: %s\n", what, strerror(-err));
@@ -1495,6 +1462,44 @@ static int verdict_log(const struct opts *o, const struct splats *sp,
 }
 
 #ifndef VERDICT_NO_MAIN
+/* "--NAME VALUE" or "--NAME=VALUE" at argv[*i], for NAME @name */
+static bool option(char **argv, int argc, int *i, const char *name,
+		   const char **val)
+{
+	const char *a = argv[*i] + 2;
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], "--", 2) || strncmp(a, name, n))
+		return false;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return true;
+	}
+	if (a[n] || *i + 1 == argc)
+		return false;
+	*val = argv[++*i];
+	return true;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	const char *a;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (option(argv, argc, &i, "ktap", &o->ktap) ||
+		    option(argv, argc, &i, "junit", &o->junit) ||
+		    option(argv, argc, &i, "splats", &o->splats))
+			continue;
+		if ((a[0] != '-' || !a[1]) && !o->log)
+			o->log = a;
+		else
+			return -EINVAL;
+	}
+	return o->log ? 0 : -EINVAL;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, SPLATS_FILE };

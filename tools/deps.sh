@@ -11,10 +11,12 @@ set -eu
 STAGE=deps
 . "$(dirname "$0")/lib.sh"
 
+# libclang-rt-14-dev: libFuzzer's runtime, for make fuzz; clang only
+# recommends it, and recommends are not installed here.
 packages="git make gcc libc6-dev ccache bc bison flex perl
 	libelf-dev libssl-dev zlib1g-dev dwarves xz-utils cpio busybox-static
 	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils
-	python3-ply python3-git"
+	python3-ply python3-git libclang-rt-14-dev"
 source_pkg=linux-source-6.1
 version_file=$(dirname "$0")/../kernel-overlay/base-version
 want=$(cat "$version_file") ||
