@@ -38,7 +38,7 @@ failed=0
 check() {
 	n=$((n + 1))
 	why=
-	[ "$1" -ne 0 ] || why="$why; it exited 0"
+	[ "$1" -ne 0 ] || why="$why; it was stopped, yet exited 0"
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		why="$why; the work tree has changes"
 	[ "$(current_head "$tree")" = "$back" ] ||

@@ -18,12 +18,13 @@ break_subject="BREAK: ignore unprivileged_bpf_disabled in map creation"
 
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
-third=$(git -C "$tree" rev-list --reverse base..main | sed -n 3p)
-[ -n "$third" ] || die "the series has fewer than 3 commits"
 require_clean "$tree"
 ! git -C "$tree" rev-parse -q --verify "refs/heads/$branch" > /dev/null ||
 	die "$tree has a branch $branch left by an older harness; delete it: git -C $tree branch -D $branch"
 back=$(current_head "$tree")
+# The series as the tree has it checked out, on whatever branch
+third=$(git -C "$tree" rev-list --reverse "base..$back" | sed -n 3p)
+[ -n "$third" ] || die "the series ($back) has fewer than 3 commits"
 
 cleanup() {
 	restore_tree "$tree" "$back"
@@ -37,8 +38,8 @@ sed -i '/^static int map_create_check_perms/,/^}/{
 	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
 }' "$tree/kernel/bpf/syscall.c"
 harness_git -C "$tree" commit -q -a -m "$break_subject"
-git -C "$tree" -c core.editor=true cherry-pick "$third..main" > /dev/null
-git -C "$tree" checkout -q main
+git -C "$tree" -c core.editor=true cherry-pick "$third..$back" > /dev/null
+git -C "$tree" checkout -q "$back"
 
 start=$(date +%s)
 make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
@@ -46,7 +47,7 @@ make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
 cat "$top/build/bisect-proof.log"
 echo "# bisect took $(($(date +%s) - start)) s"
 if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$top/build/bisect-proof.log" &&
-   [ "$(git -C "$tree" symbolic-ref --short HEAD)" = main ]; then
+   [ "$(current_head "$tree")" = "$back" ]; then
 	echo "ok 1 bisect_names_breaking_commit"
 	echo "1 passed, 0 failed"
 else
