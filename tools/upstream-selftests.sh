@@ -200,6 +200,13 @@ gate() {
 	}' "$1" "$2"
 }
 
+# durations LOG: how long each test binary of a boot ran, from its ust-end
+# lines, e.g. "test_verifier 300 s, test_maps 200 s"
+durations() {
+	tr -d '\r' < "$1" | awk '
+	/^ust-end / && NF >= 4 { printf "%s%s %s s", sep, $2, $4; sep = ", " }'
+}
+
 # abspath FILE: FILE's absolute path (its directory must exist)
 abspath() {
 	echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -282,7 +289,7 @@ for k in base tip; do
 		> "$out/$k/results.tsv.tmp" ||
 		die "$k: cannot trust the results of $out/$k/serial.log (see above)"
 	mv "$out/$k/results.tsv.tmp" "$out/$k/results.tsv"
-	times="$times, $k boot $(($(date +%s) - t0)) s"
+	times="$times, $k boot $(($(date +%s) - t0)) s ($(durations "$out/$k/serial.log"))"
 done
 
 compare "$out/base/results.tsv" "$out/tip/results.tsv" > "$out/compare.tsv"
