@@ -38,7 +38,7 @@ export CCACHE_DIR ?= $(abspath $(B)/ccache)
 # share cache entries: kbuild's paths are relative to the build directory.
 export CCACHE_NOHASHDIR := 1
 
-STAGES := deps import config kernel tests initramfs boot verdict
+STAGES := deps import config kernel tests initramfs boot verdict grant-off
 
 # The unpatched kernel, for ci-base: build/linux at 'base', built apart.
 BASE_OBJ := $(B)/kernel-base
@@ -126,6 +126,17 @@ initramfs: tests ## pack busybox, the tests and the init into build/initramfs.cp
 boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
 	@mkdir -p $(CI_O)
 	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) ci.repeat=$(REPEAT) $(KERNEL_ARGS)
+
+# make ci's second boot: grants locked off from the kernel command line,
+# running the one subtest that needs that, which must pass
+# (ci/grant-off.expect).
+GRANT_OFF_CI = $(CI_O)/grant-off
+
+grant-off: ## boot again with kernel.lsm_grant_disabled=1 locked: the off switch
+	$(MAKE) --no-print-directory boot verdict CI_O=$(GRANT_OFF_CI) \
+		SERIAL_LOG=$(GRANT_OFF_CI)/serial.log \
+		KERNEL_ARGS="sysctl.kernel.lsm_grant_disabled=1 ci.test=lsm_map_create/grant_off_switch_locked"
+	tools/expect.sh $(GRANT_OFF_CI)/results.ktap ci/grant-off.expect
 
 $(VERDICT): ci/verdict.c
 	@mkdir -p $(@D)

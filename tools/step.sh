@@ -3,8 +3,9 @@
 #
 # step: build and test the scratch tree at whatever commit it has checked
 # out: the kernel (incrementally, in the one build directory), the tests
-# that exist at this commit, a boot, the verdict. One line on stdout says
-# what happened; the logs are in OUTDIR.
+# that exist at this commit, a boot, the verdict; for the whole suite, also
+# make ci's second boot (make grant-off) where this commit has its test.
+# One line on stdout says what happened; the logs are in OUTDIR.
 #
 # Exit status as git bisect run wants it: 0 the tests passed, 1 they
 # failed, 125 this commit cannot be tested (the kernel or the tests do not
@@ -56,5 +57,18 @@ status=$?
 if [ -n "$test" ] && grep -q "# no subtest named" "$out/serial.log"; then
 	untestable "no subtest '${test#*/}' of ${test%%/*} at this commit"
 fi
-sed -n 's/^verdict: //p' "$out/verdict.txt" | head -n 1
-[ $status -eq 0 ] || exit 1
+line=$(sed -n 's/^verdict: //p' "$out/verdict.txt" | head -n 1)
+if [ $status -ne 0 ]; then
+	echo "$line"
+	exit 1
+fi
+
+# The boot with grants locked off, in OUTDIR/grant-off/
+if [ -z "$test" ] &&
+   grep -q grant_off_switch_locked build/tests/bin/lsm_map_create 2> /dev/null; then
+	make --no-print-directory grant-off CI_O="$out" > "$out/grant-off.log" 2>&1 || {
+		echo "FAIL: the boot with grants locked off (see $out/grant-off.log)"
+		exit 1
+	}
+fi
+echo "$line"
