@@ -23,8 +23,10 @@ harness_git() {
 	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE git "$@"
 }
 
-# Run function $1 when the script exits, however it ends: dash runs an
-# EXIT trap on SIGINT or SIGTERM only when those are trapped as well.
+# Run command string $1 (a function name, or a command such as
+# 'restore_tree "$tree" "$back"', expanded when it runs) when the script
+# exits, however it ends: dash runs an EXIT trap on SIGINT or SIGTERM only
+# when those are trapped as well.
 on_exit() {
 	# shellcheck disable=SC2064
 	trap "$1" EXIT
