@@ -134,15 +134,17 @@ void test__fail(void)
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	char buf[1024];
-	char *line, *save;
+	char *buf, *line, *save;
 
 	if (level == LIBBPF_DEBUG && !getenv("TEST_VERBOSE"))
 		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* whole: a verifier log is longer than any fixed buffer */
+	if (vasprintf(&buf, fmt, ap) < 0)
+		return 0;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		printf("%s\n", line);
+	free(buf);
 	return 0;
 }
 
