@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of tools/expect.sh, which checks ci-base's results: a matching
-# file passes; a wrong status, a failed subtest or a pattern that matches
-# nothing fails.
+# Tests of tools/expect.sh, which checks ci-base's and make ci's results:
+# a matching file passes; a wrong status, a failed subtest or a pattern
+# that matches nothing fails.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +35,10 @@ check failed_subtest 1 "$dir/base.ktap" "$tmp/failed.expect"
 echo "lsm_map_create/no_such_* ok" > "$tmp/none.expect"
 check pattern_matches_nothing 1 "$dir/base.ktap" "$tmp/none.expect"
 check missing_results 1 "$tmp/none.ktap" "$dir/base.expect"
+# make ci's ci/tip.expect: a skip fails the tip, as a failure does
+check tip_refuses_skips 1 "$dir/base.ktap" "$top/ci/tip.expect"
+grep -v ' # SKIP' "$dir/base.ktap" | grep -v '^    not ok' > "$tmp/tip.ktap"
+check tip_all_ok 0 "$tmp/tip.ktap" "$top/ci/tip.expect"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
