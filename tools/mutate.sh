@@ -10,9 +10,10 @@
 # tip runs first: when its tests fail, no mutant's result means anything.
 #
 # A mutant file is a header, then a diff that git apply takes on branch
-# main of TREE (git apply skips the text before the first "diff --git"):
+# main of TREE (git apply skips the text before the first "diff --git"),
+# or, for a mutant of the policy tool, on this repository's policy/:
 #   Mutant: what it breaks, one line
-#   Patch: the series patch whose hunk it mutates, e.g. 0003
+#   Patch: the series patch whose hunk it mutates, e.g. 0003, or policy
 #   Equivalent: why no test can kill it (optional; continuation lines
 #     start with white space)
 #
@@ -76,9 +77,16 @@ for p in "$@"; do
 	esac
 done
 
+# Where mutant $1 applies: this repository for policy/, else TREE
+target() {
+	if grep -q '^diff --git a/policy/' "$1"; then echo "$top"; else echo "$tree"; fi
+}
+
 require_clean "$tree"
+git -C "$top" diff --quiet HEAD -- policy ||
+	die "policy/ has changes that are not committed; commit or stash them first"
 back=$(current_head "$tree")
-on_exit 'restore_tree "$tree" "$back"'
+on_exit 'restore_tree "$tree" "$back"; git -C "$top" checkout -q -- policy'
 git -C "$tree" checkout -q main
 
 # Every mutant first, so that a stale one stops the run before a build.
@@ -90,8 +98,8 @@ for n in $run; do
 	# restore_tree would leave a new file behind.
 	! grep -q '^--- /dev/null' "$dir/$n" ||
 		die "mutants/$n creates a file; make it change existing files only"
-	git -C "$tree" apply --check "$dir/$n" ||
-		die "mutants/$n does not apply to $tree at main; update mutants/$n to the tip"
+	git -C "$(target "$dir/$n")" apply --check "$dir/$n" ||
+		die "mutants/$n does not apply to $(target "$dir/$n"); update mutants/$n to the tip"
 done
 
 rm -rf "$out"
@@ -107,10 +115,11 @@ for n in $run; do
 	patch=$(field "$dir/$n" Patch)
 	require_clean "$tree"
 	start=$(date +%s)
-	git -C "$tree" apply "$dir/$n" ||
-		die "mutants/$n does not apply to $tree at main; update mutants/$n to the tip"
+	git -C "$(target "$dir/$n")" apply "$dir/$n" ||
+		die "mutants/$n does not apply to $(target "$dir/$n"); update mutants/$n to the tip"
 	result=$("$top/tools/step.sh" "$out/$name") && status=0 || status=$?
 	restore_tree "$tree" main
+	git -C "$top" checkout -q -- policy
 	case $status in
 	0)	if [ -n "$(field "$dir/$n" Equivalent)" ]; then
 			r=equivalent
