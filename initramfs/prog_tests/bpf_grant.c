@@ -124,7 +124,7 @@ static bool have_hooks(void)
 
 /* What a child does, unprivileged, inside a cgroup */
 struct step {
-	enum { APP, MAP, PROG } what;
+	enum { APP, MAP, PROG, PROG_PERFMON } what;
 	int type;			/* map or program type */
 	__u32 key, value, entries;	/* a map's */
 };
@@ -162,6 +162,12 @@ static int do_step(const struct step *s)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	/* a helper that only CAP_PERFMON (or LSM_GRANT_ALL) gives */
+	static const struct bpf_insn task[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_current_task },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
 	int fd;
 
 	switch (s->what) {
@@ -170,6 +176,9 @@ static int do_step(const struct step *s)
 		break;
 	case PROG:
 		fd = bpf_prog_load(s->type, NULL, "GPL", ret0, ARRAY_SIZE(ret0), NULL);
+		break;
+	case PROG_PERFMON:
+		fd = bpf_prog_load(s->type, NULL, "GPL", task, ARRAY_SIZE(task), NULL);
 		break;
 	default:
 		return run_app();
@@ -216,6 +225,13 @@ static int map_in(const char *cg, int type, __u32 key, __u32 value, __u32 entrie
 static int prog_in(const char *cg, int type)
 {
 	struct step s = { PROG, type };
+
+	return in_child(cg, false, &s);
+}
+
+static int perfmon_prog_in(const char *cg, int type)
+{
+	struct step s = { PROG_PERFMON, type };
 
 	return in_child(cg, false, &s);
 }
@@ -332,6 +348,10 @@ static void test_limits(void)
 	ASSERT_EQ(map_in(CG, BPF_MAP_TYPE_RINGBUF, 0, 0, 8192), -EPERM, "ring buffer of 8192");
 	ASSERT_EQ(map_in(CG, BPF_MAP_TYPE_HASH, 4, 8, 16), -EPERM, "hash, not listed");
 	ASSERT_OK(prog_in(CG, BPF_PROG_TYPE_SOCKET_FILTER), "socket filter, listed");
+	/* granted as with CAP_BPF, not as root: the verifier knows no such helper */
+	ASSERT_EQ(perfmon_prog_in(CG, BPF_PROG_TYPE_SOCKET_FILTER), -EINVAL,
+		  "socket filter calling bpf_get_current_task()");
+	ASSERT_OK(perfmon_prog_in(CG, BPF_PROG_TYPE_KPROBE), "kprobe calling it, named");
 	ASSERT_EQ(prog_in(CG, BPF_PROG_TYPE_XDP), -EPERM, "xdp, not listed");
 	ASSERT_OK(prog_in(CG, BPF_PROG_TYPE_KPROBE), "kprobe, named");
 	ASSERT_EQ(prog_in(CG, BPF_PROG_TYPE_TRACEPOINT), -EPERM, "tracepoint, not named");
