@@ -5,10 +5,16 @@
  * on the series' three grant hooks, pins it under /sys/fs/bpf/bpf-grant,
  * and keeps one rule per cgroup in its pinned rules map; it lists the
  * rules and removes them, and with the last rule the policy.
+ *
+ * What is pinned there decides who gets BPF, so the tool trusts it only
+ * when the directory is root's own and the pins are the policy's: the
+ * rules map of the right shape, used by the programs behind the links.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -27,37 +34,37 @@
 #include "grant_policy.h"
 #include "grant_policy.skel.h"
 
-/* Exit codes, for scripts (also in usage()) */
-enum {
-	EXIT_OK,
-	EXIT_FAIL,		/* anything else: the message says what */
-	EXIT_USAGE,
-	EXIT_NO_CGROUP,
-	EXIT_NO_HOOKS,		/* the kernel lacks the hooks or the BPF LSM */
-	EXIT_NO_CAP,
-	EXIT_HOOK_BUSY,		/* another BPF LSM program holds a grant hook */
-	EXIT_NO_RULE,
-};
-
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
 #endif
 
-#define PIN_DIR		"/sys/fs/bpf/bpf-grant"
+#define BPFFS		"/sys/fs/bpf"
+#define PIN_DIR		BPFFS "/bpf-grant"
 #define PIN_RULES	PIN_DIR "/rules"
+#define GRANT_SYSCTL	"/proc/sys/kernel/lsm_grant_disabled"
+/* What --max-btf-bytes is unless given: a skeleton's BTF is far smaller */
+#define DEFAULT_MAX_BTF	(1ULL << 20)
 
-static const char *const hooks[] = {
-	"bpf_map_create_security",
-	"bpf_btf_load_security",
-	"bpf_prog_load_security",
+/* The hooks, and the pins of the links that attach the policy to them */
+static const struct {
+	const char *hook;
+	const char *pin;
+} hooks[] = {
+	{ "bpf_map_create_security", PIN_DIR "/map_create" },
+	{ "bpf_btf_load_security", PIN_DIR "/btf_load" },
+	{ "bpf_prog_load_security", PIN_DIR "/prog_load" },
 };
 
-/* The pins of the links that attach the policy, in the order of hooks[] */
-static const char *const link_pins[] = {
-	PIN_DIR "/map_create",
-	PIN_DIR "/btf_load",
-	PIN_DIR "/prog_load",
-};
+static struct bpf_program *hook_prog(struct grant_policy *skel, int i)
+{
+	struct bpf_program *progs[] = {
+		skel->progs.grant_map_create,
+		skel->progs.grant_btf_load,
+		skel->progs.grant_prog_load,
+	};
+
+	return progs[i];
+}
 
 /*
  * Program types whose loader is as strong as root (the kernel's
@@ -92,7 +99,7 @@ static int libbpf_warnings(enum libbpf_print_level level, const char *fmt,
 
 static const char synopsis[] =
 "usage: bpf-grant add CGROUP [--map-types LIST] [--prog-types LIST]\n"
-"                            [--max-map-bytes BYTES]\n"
+"                            [--max-map-bytes N] [--max-btf-bytes N]\n"
 "       bpf-grant remove CGROUP | --all\n"
 "       bpf-grant list\n"
 "       bpf-grant --help\n";
@@ -101,7 +108,7 @@ static const char synopsis[] =
 static int usage_error(void)
 {
 	fputs(synopsis, stderr);
-	return EXIT_USAGE;
+	return GRANT_EXIT_USAGE;
 }
 
 static void help(void)
@@ -113,36 +120,55 @@ static void help(void)
 "the cgroup v2 at CGROUP and of its descendants, without capabilities,\n"
 "through the kernel's bpf_*_security LSM hooks. The policy is pinned in\n"
 PIN_DIR "; the first add installs it, removing the last rule\n"
-"uninstalls it. kernel.lsm_grant_disabled turns every grant off.\n"
+"uninstalls it. A task gets the rule of the deepest cgroup on its path\n"
+"that has one; rules are not combined. kernel.lsm_grant_disabled turns\n"
+"every grant off.\n"
 "\n"
 "  --map-types LIST     map types granted, comma-separated bpftool names\n"
-"                       (hash,array,...); default: all\n"
+"                       (hash,array,...); default: all but struct_ops\n"
 "  --prog-types LIST    program types granted; default: all but those that\n"
 "                       make their loader as strong as root (kprobe,\n"
 "                       tracepoint, perf_event, raw_tracepoint,\n"
 "                       raw_tracepoint_writable, tracing, lsm, struct_ops,\n"
 "                       ext, syscall), which are granted only when listed\n"
-"  --max-map-bytes N    grant no map larger than N bytes (entries times key\n"
-"                       and value size); default: no limit\n"
+"  --max-map-bytes N    grant no map that asks for more than N bytes\n"
+"                       (entries times key and value size; the kernel's\n"
+"                       own overhead comes on top); default: no limit\n"
+"  --max-btf-bytes N    grant no BTF larger than N bytes; default: 1 MiB\n"
 "\n"
 "add on a cgroup that has a rule replaces it. list prints one line per\n"
 "rule, tab-separated: path, cgroup id, map types, program types, largest\n"
-"map (0: no limit), and 'ok', or 'gone' when the path no longer is that\n"
-"cgroup. Needs CAP_SYS_ADMIN.\n"
+"map (0: no limit), largest BTF, and 'ok', or 'gone' when the path no\n"
+"longer is that cgroup. Needs CAP_SYS_ADMIN in the initial user namespace.\n"
 "\n"
 "Exit status: 0 done; 1 failed; 2 usage; 3 no such cgroup; 4 the kernel\n"
 "has no grant hooks or BPF LSM; 5 a capability is missing; 6 another BPF\n"
 "LSM program holds a grant hook; 7 no rule for that cgroup.\n", stdout);
 }
 
-static bool has_cap_sys_admin(void)
+/* CAP_SYS_ADMIN, and in the initial user namespace: root in another one
+ * has the capability over its own namespace only
+ */
+static int check_admin(void)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
+	unsigned long long in, out, count = 0;
+	FILE *f;
 
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[0].effective & (1U << CAP_SYS_ADMIN);
+	if (syscall(SYS_capget, &hdr, data) ||
+	    !(data[0].effective & (1U << CAP_SYS_ADMIN)))
+		return fail(GRANT_EXIT_NO_CAP, "needs CAP_SYS_ADMIN: a policy that "
+			    "grants BPF is an administrator's to install or change");
+	f = fopen("/proc/self/uid_map", "r");
+	if (!f || fscanf(f, "%llu %llu %llu", &in, &out, &count) != 3)
+		count = 0;
+	if (f)
+		fclose(f);
+	if (count != 4294967295ULL)
+		return fail(GRANT_EXIT_NO_CAP, "runs in a user namespace: it needs "
+			    "CAP_SYS_ADMIN in the initial one");
+	return GRANT_EXIT_OK;
 }
 
 /* The grant hooks in the kernel's BTF, and BPF among the active LSMs */
@@ -154,14 +180,15 @@ static int check_kernel(void)
 	int i;
 
 	if (!btf)
-		return fail(EXIT_NO_HOOKS, "no kernel BTF (/sys/kernel/btf/vmlinux): "
-			    "this needs a kernel built with CONFIG_DEBUG_INFO_BTF");
+		return fail(GRANT_EXIT_NO_HOOKS, "no kernel BTF (/sys/kernel/btf/"
+			    "vmlinux): it needs a kernel built with CONFIG_DEBUG_INFO_BTF");
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
-		snprintf(name, sizeof(name), "bpf_lsm_%s", hooks[i]);
+		snprintf(name, sizeof(name), "bpf_lsm_%s", hooks[i].hook);
 		if (btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) < 0) {
 			btf__free(btf);
-			return fail(EXIT_NO_HOOKS, "this kernel has no %s LSM hook: "
-				    "boot a kernel built with this series", hooks[i]);
+			return fail(GRANT_EXIT_NO_HOOKS, "this kernel has no %s LSM "
+				    "hook: boot a kernel built with this series",
+				    hooks[i].hook);
 		}
 	}
 	btf__free(btf);
@@ -172,38 +199,71 @@ static int check_kernel(void)
 			lsms[0] = 0;
 		fclose(f);
 		if (!strstr(lsms, "bpf"))
-			return fail(EXIT_NO_HOOKS, "the BPF LSM is not active (%s): "
+			return fail(GRANT_EXIT_NO_HOOKS, "the BPF LSM is not active (%s): "
 				    "add bpf to the kernel's lsm= parameter", lsms);
 	}
-	return EXIT_OK;
+	return GRANT_EXIT_OK;
 }
 
-/* The id of the cgroup v2 at @path, or an exit code */
-static int cgroup_at(const char *path, __u64 *id)
+/* BPFFS mounted, and locked: one bpf-grant at a time, from start to end */
+static int lock_bpffs(void)
 {
 	struct statfs fs;
-	struct stat st;
+	int fd;
 
-	if (stat(path, &st))
-		return fail(EXIT_NO_CGROUP, "no cgroup at %s: %s (create it with "
-			    "mkdir under a cgroup v2 mount)", path, strerror(errno));
-	if (statfs(path, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC ||
+	if (statfs(BPFFS, &fs) || fs.f_type != BPF_FS_MAGIC)
+		return fail(GRANT_EXIT_FAIL, BPFFS " is not a BPF file system: "
+			    "mount -t bpf bpf " BPFFS);
+	fd = open(BPFFS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX))
+		return fail(GRANT_EXIT_FAIL, "locking " BPFFS ": %s", strerror(errno));
+	/* held until exit */
+	return GRANT_EXIT_OK;
+}
+
+/*
+ * The cgroup v2 at @path: its id, its canonical path in @real, or an exit
+ * code. The root cgroup and cgroups the policy cannot reach are refused.
+ */
+static int cgroup_at(const char *path, __u64 *id, char *real)
+{
+	char up[PATH_MAX];
+	struct statfs fs;
+	struct stat st;
+	int level = 0;
+
+	if (!realpath(path, real) || stat(real, &st))
+		return fail(GRANT_EXIT_NO_CGROUP, "no cgroup at %s: %s (create it "
+			    "with mkdir under a cgroup v2 mount)", path, strerror(errno));
+	if (statfs(real, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC ||
 	    !S_ISDIR(st.st_mode))
-		return fail(EXIT_NO_CGROUP, "%s is not a cgroup v2 directory", path);
-	/* the root cgroup's inode is 1 */
+		return fail(GRANT_EXIT_NO_CGROUP, "%s is not a cgroup v2 directory",
+			    path);
+	/* the root cgroup's inode is 1; the others' level is their depth */
 	if (st.st_ino == 1)
-		return fail(EXIT_USAGE, "%s is the root cgroup: a rule there would "
-			    "grant BPF to every process", path);
+		return fail(GRANT_EXIT_USAGE, "%s is the root cgroup: a rule there "
+			    "would grant BPF to every process", path);
+	strcpy(up, real);
+	while (level < GRANT_MAX_LEVEL && !statfs(dirname(up), &fs) &&
+	       fs.f_type == CGROUP2_SUPER_MAGIC && strcmp(up, "/"))
+		level++;
+	if (level >= GRANT_MAX_LEVEL)
+		return fail(GRANT_EXIT_USAGE, "%s is %d or more levels deep: the "
+			    "policy looks at the first %d", path, GRANT_MAX_LEVEL,
+			    GRANT_MAX_LEVEL - 1);
+	if (strlen(real) >= GRANT_PATH_MAX)
+		return fail(GRANT_EXIT_USAGE, "%s: a path longer than %d bytes",
+			    real, GRANT_PATH_MAX - 1);
 	*id = st.st_ino;
-	return EXIT_OK;
+	return GRANT_EXIT_OK;
 }
 
 /* A comma-separated list of type names into a bitmap of their values */
 static int parse_types(const char *list, bool progs, __u64 *types)
 {
 	char *copy = strdup(list), *name, *save;
-	const char *known;
-	int t, err = EXIT_OK;
+	const char *known = NULL;
+	int t, err = GRANT_EXIT_OK;
 
 	*types = 0;
 	for (name = strtok_r(copy, ",", &save); name && !err;
@@ -218,14 +278,27 @@ static int parse_types(const char *list, bool progs, __u64 *types)
 		if (known && t < 64)
 			*types |= 1ULL << t;
 		else
-			err = fail(EXIT_USAGE, "unknown %s type '%s' (bpftool's "
+			err = fail(GRANT_EXIT_USAGE, "unknown %s type '%s' (bpftool's "
 				   "names: %s)", progs ? "program" : "map", name,
 				   progs ? "socket_filter, xdp, ..." : "hash, array, ...");
 	}
 	free(copy);
 	if (!err && !*types)
-		err = fail(EXIT_USAGE, "an empty list of %s types", progs ? "program" : "map");
+		err = fail(GRANT_EXIT_USAGE, "an empty list of %s types",
+			   progs ? "program" : "map");
 	return err;
+}
+
+static int parse_bytes(const char *opt, const char *arg, __u64 *bytes)
+{
+	char *end;
+
+	errno = 0;
+	*bytes = strtoull(arg, &end, 10);
+	if (errno || *end || !*bytes || arg[0] == '-')
+		return fail(GRANT_EXIT_USAGE, "%s %s: not a positive count of bytes",
+			    opt, arg);
+	return GRANT_EXIT_OK;
 }
 
 static __u64 root_equiv_types(void)
@@ -252,95 +325,196 @@ static __u64 all_types(bool progs)
 	return types;
 }
 
+/* 0 when PIN_DIR is root's own directory, -ENOENT when there is none */
+static int check_pin_dir(void)
+{
+	struct stat st;
+
+	if (lstat(PIN_DIR, &st))
+		return errno == ENOENT ? -ENOENT :
+			-fail(GRANT_EXIT_FAIL, PIN_DIR ": %s", strerror(errno));
+	if (!S_ISDIR(st.st_mode) || st.st_uid || (st.st_mode & 077))
+		return -fail(GRANT_EXIT_FAIL, PIN_DIR " is not root's own directory "
+			     "(it is a symlink, someone else's, or open to others): "
+			     "someone else made it; remove it and run again");
+	return 0;
+}
+
 static bool pinned(const char *path)
 {
 	return access(path, F_OK) == 0;
 }
 
-/* The pinned rules map, or -errno; -ENOENT when nothing is installed */
-static int open_rules(void)
+/* Whether the object with fd @fd has info of @len bytes in @info */
+static bool info_of(int fd, void *info, __u32 len)
 {
-	int fd, i;
-
-	if (!pinned(PIN_RULES))
-		return -ENOENT;
-	for (i = 0; i < ARRAY_SIZE(link_pins); i++) {
-		if (!pinned(link_pins[i])) {
-			fail(EXIT_FAIL, "the policy in " PIN_DIR " is incomplete "
-			     "(%s is missing): run bpf-grant remove --all",
-			     link_pins[i]);
-			return -EUCLEAN;
-		}
-	}
-	fd = bpf_obj_get(PIN_RULES);
-	return fd < 0 ? -errno : fd;
+	memset(info, 0, len);
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, info, &len);
 }
 
-static void unpin_all(void)
+/*
+ * Whether the pinned link @pin is an LSM link whose program uses the map
+ * with id @map_id; its id in @link_id
+ */
+static bool policy_link(const char *pin, __u32 map_id, __u32 *link_id)
 {
-	int i;
+	struct bpf_link_info link;
+	struct bpf_prog_info prog;
+	__u32 maps[8], i;
+	bool ok = false;
+	int lfd, pfd;
 
-	for (i = 0; i < ARRAY_SIZE(link_pins); i++)
-		unlink(link_pins[i]);
-	unlink(PIN_RULES);
-	rmdir(PIN_DIR);
+	lfd = bpf_obj_get(pin);
+	if (info_of(lfd, &link, sizeof(link)) && link.type == BPF_LINK_TYPE_TRACING &&
+	    link.tracing.attach_type == BPF_LSM_MAC) {
+		*link_id = link.id;
+		pfd = bpf_prog_get_fd_by_id(link.prog_id);
+		memset(&prog, 0, sizeof(prog));
+		prog.nr_map_ids = ARRAY_SIZE(maps);
+		prog.map_ids = (__u64)(unsigned long)maps;
+		if (pfd >= 0) {
+			__u32 len = sizeof(prog);
+
+			if (!bpf_obj_get_info_by_fd(pfd, &prog, &len))
+				for (i = 0; i < prog.nr_map_ids && i < ARRAY_SIZE(maps); i++)
+					ok |= maps[i] == map_id;
+			close(pfd);
+		}
+	}
+	if (lfd >= 0)
+		close(lfd);
+	return ok;
+}
+
+/*
+ * The pinned rules map, checked: -ENOENT when nothing is installed,
+ * -EUCLEAN (and a message) when what is pinned is not the policy.
+ * The links' ids go to @link_ids.
+ */
+static int open_rules(__u32 *link_ids)
+{
+	struct bpf_map_info map;
+	int fd, i, n = 0, err;
+
+	err = check_pin_dir();
+	if (err)
+		return err == -ENOENT ? -ENOENT : -EUCLEAN;
+	n = pinned(PIN_RULES);
+	for (i = 0; i < ARRAY_SIZE(hooks); i++)
+		n += pinned(hooks[i].pin);
+	if (!n)
+		return -ENOENT;
+	if (n < ARRAY_SIZE(hooks) + 1) {
+		fail(GRANT_EXIT_FAIL, "the policy in " PIN_DIR " is incomplete "
+		     "(a pin is missing): run bpf-grant remove --all");
+		return -EUCLEAN;
+	}
+	fd = bpf_obj_get(PIN_RULES);
+	if (!info_of(fd, &map, sizeof(map)) || map.type != BPF_MAP_TYPE_HASH ||
+	    map.key_size != sizeof(__u64) ||
+	    map.value_size != sizeof(struct grant_rule))
+		goto impostor;
+	for (i = 0; i < ARRAY_SIZE(hooks); i++)
+		if (!policy_link(hooks[i].pin, map.id, &link_ids[i]))
+			goto impostor;
+	return fd;
+impostor:
+	if (fd >= 0)
+		close(fd);
+	fail(GRANT_EXIT_FAIL, "what is pinned in " PIN_DIR " is not bpf-grant's "
+	     "policy: look at it with bpftool, then run bpf-grant remove --all");
+	return -EUCLEAN;
+}
+
+/* Unpin everything; 0, or an exit code when a pin stays or a link lives */
+static int unpin_all(const __u32 *link_ids)
+{
+	int i, fd, tries, code = GRANT_EXIT_OK;
+
+	for (i = 0; i < ARRAY_SIZE(hooks); i++)
+		if (unlink(hooks[i].pin) && errno != ENOENT)
+			code = fail(GRANT_EXIT_FAIL, "unpinning %s: %s", hooks[i].pin,
+				    strerror(errno));
+	if (unlink(PIN_RULES) && errno != ENOENT)
+		code = fail(GRANT_EXIT_FAIL, "unpinning " PIN_RULES ": %s",
+			    strerror(errno));
+	if (rmdir(PIN_DIR) && errno != ENOENT)
+		code = fail(GRANT_EXIT_FAIL, "removing " PIN_DIR ": %s", strerror(errno));
+	/* with the pins gone, a link that lives is held by another process */
+	for (i = 0; link_ids && i < ARRAY_SIZE(hooks); i++) {
+		for (tries = 0; tries < 50; tries++) {
+			fd = bpf_link_get_fd_by_id(link_ids[i]);
+			if (fd < 0)
+				break;
+			close(fd);
+			usleep(10000);
+		}
+		if (fd >= 0)
+			code = fail(GRANT_EXIT_FAIL, "the policy is still attached to "
+				    "%s: a process holds its link (id %u); find it "
+				    "with bpftool link", hooks[i].hook, link_ids[i]);
+	}
+	return code;
 }
 
 /* Load and attach the policy with @rule in it, and pin it */
 static int install(__u64 id, const struct grant_rule *rule)
 {
-	struct bpf_program *progs[ARRAY_SIZE(hooks)];
 	struct bpf_link *links[ARRAY_SIZE(hooks)] = {};
 	struct grant_policy *skel;
-	struct statfs fs;
-	int i, err, code = EXIT_FAIL;
+	int i, err, cpus, code = GRANT_EXIT_FAIL;
 
-	if (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC)
-		return fail(EXIT_FAIL, "/sys/fs/bpf is not a BPF file system: "
-			    "mount -t bpf bpf /sys/fs/bpf");
+	cpus = libbpf_num_possible_cpus();
+	if (cpus < 0)
+		return fail(GRANT_EXIT_FAIL, "counting the possible CPUs: %s",
+			    strerror(-cpus));
 	skel = grant_policy__open();
 	if (!skel)
-		return fail(EXIT_FAIL, "opening the policy: %s", strerror(errno));
-	skel->rodata->nr_cpus = libbpf_num_possible_cpus();
+		return fail(GRANT_EXIT_FAIL, "opening the policy: %s", strerror(errno));
+	skel->rodata->nr_cpus = cpus;
 	err = grant_policy__load(skel);
 	if (err) {
-		fail(EXIT_FAIL, "loading the policy: %s", strerror(-err));
+		code = fail(err == -EPERM ? GRANT_EXIT_NO_CAP : GRANT_EXIT_FAIL,
+			    "loading the policy: %s", strerror(-err));
 		goto out;
 	}
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rules), &id, rule, BPF_ANY)) {
-		fail(EXIT_FAIL, "adding the rule: %s", strerror(errno));
+		fail(GRANT_EXIT_FAIL, "adding the rule: %s", strerror(errno));
 		goto out;
 	}
-	progs[0] = skel->progs.grant_map_create;
-	progs[1] = skel->progs.grant_btf_load;
-	progs[2] = skel->progs.grant_prog_load;
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
-		links[i] = bpf_program__attach_lsm(progs[i]);
+		links[i] = bpf_program__attach_lsm(hook_prog(skel, i));
 		err = links[i] ? 0 : -errno;
 		if (err == -EBUSY) {
-			code = fail(EXIT_HOOK_BUSY, "another BPF LSM program is attached "
-				    "to %s, and a grant hook takes one: find it with "
-				    "bpftool link, and detach it first", hooks[i]);
+			code = fail(GRANT_EXIT_HOOK_BUSY, "another BPF LSM program is "
+				    "attached to %s, and a grant hook takes one: find "
+				    "it with bpftool link, and detach it first",
+				    hooks[i].hook);
 			goto out;
 		}
 		if (err) {
-			fail(EXIT_FAIL, "attaching to %s: %s", hooks[i], strerror(-err));
+			fail(GRANT_EXIT_FAIL, "attaching to %s: %s", hooks[i].hook,
+			     strerror(-err));
 			goto out;
 		}
 	}
 	if (mkdir(PIN_DIR, 0700) && errno != EEXIST) {
-		fail(EXIT_FAIL, "mkdir " PIN_DIR ": %s", strerror(errno));
+		fail(GRANT_EXIT_FAIL, "mkdir " PIN_DIR ": %s", strerror(errno));
 		goto out;
 	}
+	/* an empty directory left by a failed run is fine, if it is root's */
+	if (check_pin_dir())
+		goto out;
 	err = bpf_map__pin(skel->maps.rules, PIN_RULES);
 	for (i = 0; !err && i < ARRAY_SIZE(hooks); i++)
-		err = bpf_link__pin(links[i], link_pins[i]);
+		err = bpf_link__pin(links[i], hooks[i].pin);
 	if (err) {
-		fail(EXIT_FAIL, "pinning the policy in " PIN_DIR ": %s", strerror(-err));
-		unpin_all();
+		fail(GRANT_EXIT_FAIL, "pinning the policy in " PIN_DIR ": %s",
+		     strerror(-err));
+		unpin_all(NULL);
 		goto out;
 	}
-	code = EXIT_OK;
+	code = GRANT_EXIT_OK;
 out:
 	for (i = 0; i < ARRAY_SIZE(hooks); i++)
 		bpf_link__destroy(links[i]);
@@ -355,12 +529,12 @@ static const char *type_names(__u64 types, bool progs, char *buf, size_t size)
 	int t;
 
 	buf[0] = 0;
-	for (t = 1; t < 64; t++) {
+	for (t = 1; t < 64 && len < size; t++) {
 		if (!((types >> t) & 1))
 			continue;
-		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
-				len ? "," : "",
-				progs ? libbpf_bpf_prog_type_str(t) : libbpf_bpf_map_type_str(t));
+		len += snprintf(buf + len, size - len, "%s%s", len ? "," : "",
+				progs ? libbpf_bpf_prog_type_str(t) :
+					libbpf_bpf_map_type_str(t));
 	}
 	return len ? buf : "-";
 }
@@ -369,31 +543,43 @@ static const char *type_names(__u64 types, bool progs, char *buf, size_t size)
 static void print_rule(__u64 id, const struct grant_rule *rule)
 {
 	char maps[1024], progs[1024];
+	int off = -1;
+	FILE *f;
 
 	printf("granted to %s (cgroup %llu):\n  map types: %s\n"
-	       "  program types: %s\n", rule->path, (unsigned long long)id,
+	       "  program types: %s\n  largest BTF: %llu bytes\n", rule->path,
+	       (unsigned long long)id,
 	       type_names(rule->map_types, false, maps, sizeof(maps)),
-	       type_names(rule->prog_types, true, progs, sizeof(progs)));
+	       type_names(rule->prog_types, true, progs, sizeof(progs)),
+	       (unsigned long long)rule->max_btf_bytes);
 	if (rule->max_map_bytes)
 		printf("  largest map: %llu bytes\n",
 		       (unsigned long long)rule->max_map_bytes);
-	if (rule->prog_types_all)
+	if (rule->grant_all_types)
 		printf("  as strong as root through: %s (named, so granted)\n",
-		       type_names(rule->prog_types_all, true, progs, sizeof(progs)));
+		       type_names(rule->grant_all_types, true, progs, sizeof(progs)));
+	f = fopen(GRANT_SYSCTL, "r");
+	if (f) {
+		if (fscanf(f, "%d", &off) == 1 && off)
+			printf("  but kernel.lsm_grant_disabled is %d: the kernel "
+			       "ignores every grant while it is not 0\n", off);
+		fclose(f);
+	}
 }
 
 static int cmd_add(const char *path, const char *map_list, const char *prog_list,
-		   __u64 max_map_bytes)
+		   __u64 max_map_bytes, __u64 max_btf_bytes)
 {
-	struct grant_rule rule = { .max_map_bytes = max_map_bytes };
-	__u64 id, named = 0;
+	struct grant_rule rule = {
+		.max_map_bytes = max_map_bytes,
+		.max_btf_bytes = max_btf_bytes ? max_btf_bytes : DEFAULT_MAX_BTF,
+	};
+	__u32 link_ids[ARRAY_SIZE(hooks)];
+	char real[PATH_MAX];
+	__u64 id, named;
 	int code, fd;
 
-	if (strlen(path) >= sizeof(rule.path))
-		return fail(EXIT_USAGE, "%s: a path longer than %zu bytes", path,
-			    sizeof(rule.path) - 1);
-	strcpy(rule.path, path);
-	rule.map_types = all_types(false);
+	rule.map_types = all_types(false) & ~(1ULL << BPF_MAP_TYPE_STRUCT_OPS);
 	if (map_list && (code = parse_types(map_list, false, &rule.map_types)))
 		return code;
 	rule.prog_types = all_types(true) & ~root_equiv_types();
@@ -401,26 +587,24 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 		if ((code = parse_types(prog_list, true, &named)))
 			return code;
 		rule.prog_types = named;
-		rule.prog_types_all = named & root_equiv_types();
+		rule.grant_all_types = named & root_equiv_types();
 	}
-	if ((code = cgroup_at(path, &id)))
+	if ((code = cgroup_at(path, &id, real)))
 		return code;
-	if (!has_cap_sys_admin())
-		return fail(EXIT_NO_CAP, "needs CAP_SYS_ADMIN: installing a policy "
-			    "that grants BPF is an administrator's act");
-	if ((code = check_kernel()))
+	strcpy(rule.path, real);
+	if ((code = check_admin()) || (code = check_kernel()) || (code = lock_bpffs()))
 		return code;
-	fd = open_rules();
+	fd = open_rules(link_ids);
+	if (fd == -EUCLEAN)
+		return GRANT_EXIT_FAIL;
 	if (fd == -ENOENT) {
 		code = install(id, &rule);
-	} else if (fd < 0) {
-		return fd == -EUCLEAN ? EXIT_FAIL :
-			fail(EXIT_FAIL, "opening " PIN_RULES ": %s", strerror(-fd));
 	} else {
-		code = EXIT_OK;
+		code = GRANT_EXIT_OK;
 		if (bpf_map_update_elem(fd, &id, &rule, BPF_ANY))
-			code = fail(EXIT_FAIL, "adding the rule: %s%s", strerror(errno),
-				    errno == E2BIG ? " (it holds 64 cgroups)" : "");
+			code = fail(GRANT_EXIT_FAIL, "adding the rule: %s%s",
+				    strerror(errno), errno == E2BIG ?
+				    " (the policy holds 64 cgroups)" : "");
 		close(fd);
 	}
 	if (!code)
@@ -430,65 +614,74 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 
 static int cmd_list(void)
 {
+	__u32 link_ids[ARRAY_SIZE(hooks)];
 	char maps[1024], progs[1024];
-	struct grant_rule rule;
 	__u64 key, next, *prev = NULL;
+	struct grant_rule rule;
 	struct stat st;
 	int fd, code;
 
-	if (!has_cap_sys_admin())
-		return fail(EXIT_NO_CAP, "needs CAP_SYS_ADMIN to read the policy");
-	if ((code = check_kernel()))
+	if ((code = check_admin()) || (code = check_kernel()) || (code = lock_bpffs()))
 		return code;
-	fd = open_rules();
+	fd = open_rules(link_ids);
 	if (fd == -ENOENT)
-		return EXIT_OK;
+		return GRANT_EXIT_OK;
 	if (fd < 0)
-		return fd == -EUCLEAN ? EXIT_FAIL :
-			fail(EXIT_FAIL, "opening " PIN_RULES ": %s", strerror(-fd));
+		return GRANT_EXIT_FAIL;
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &rule))
 			continue;
-		printf("%s\t%llu\t%s\t%s\t%llu\t%s\n", rule.path,
+		printf("%s\t%llu\t%s\t%s\t%llu\t%llu\t%s\n", rule.path,
 		       (unsigned long long)key,
 		       type_names(rule.map_types, false, maps, sizeof(maps)),
 		       type_names(rule.prog_types, true, progs, sizeof(progs)),
 		       (unsigned long long)rule.max_map_bytes,
+		       (unsigned long long)rule.max_btf_bytes,
 		       !stat(rule.path, &st) && st.st_ino == key ? "ok" : "gone");
 	}
 	close(fd);
-	return EXIT_OK;
+	return GRANT_EXIT_OK;
 }
 
-/* Remove the rules of @path (by its cgroup id, or by the path listed) */
+/* Remove the rule of @path (by its cgroup id, or by the path listed), or
+ * with @all the whole policy
+ */
 static int cmd_remove(const char *path, bool all)
 {
+	__u32 link_ids[ARRAY_SIZE(hooks)];
+	char real[PATH_MAX];
 	struct grant_rule rule;
 	__u64 cur, prev, id = 0;
 	bool has_prev = false;
 	struct stat st;
-	int fd, found = 0;
+	int fd, code, found = 0;
 
-	if (!has_cap_sys_admin())
-		return fail(EXIT_NO_CAP, "needs CAP_SYS_ADMIN to change the policy");
+	if ((code = check_admin()) || (code = lock_bpffs()))
+		return code;
+	fd = open_rules(link_ids);
 	if (all) {
-		unpin_all();
-		return EXIT_OK;
+		/* what is pinned goes, policy or not, if the directory is root's */
+		if (fd == -EUCLEAN && check_pin_dir())
+			return GRANT_EXIT_FAIL;
+		if (fd >= 0)
+			close(fd);
+		return fd == -ENOENT ? GRANT_EXIT_OK :
+			unpin_all(fd >= 0 ? link_ids : NULL);
 	}
-	fd = open_rules();
 	if (fd == -ENOENT)
-		return fail(EXIT_NO_RULE, "no rule for %s: no policy is installed",
+		return fail(GRANT_EXIT_NO_RULE, "no rule for %s: no policy is installed",
 			    path);
 	if (fd < 0)
-		return fd == -EUCLEAN ? EXIT_FAIL :
-			fail(EXIT_FAIL, "opening " PIN_RULES ": %s", strerror(-fd));
-	if (!stat(path, &st))
+		return GRANT_EXIT_FAIL;
+	if (realpath(path, real) && !stat(real, &st))
 		id = st.st_ino;
+	else
+		strcpy(real, path);
 	while (!bpf_map_get_next_key(fd, has_prev ? &prev : NULL, &cur)) {
 		if (!bpf_map_lookup_elem(fd, &cur, &rule) &&
-		    (cur == id || !strcmp(rule.path, path)) &&
+		    (cur == id || !strcmp(rule.path, real)) &&
 		    !bpf_map_delete_elem(fd, &cur)) {
 			found++;
 			continue;	/* the key after @prev is the next one now */
@@ -496,15 +689,15 @@ static int cmd_remove(const char *path, bool all)
 		prev = cur;
 		has_prev = true;
 	}
-	if (!found) {
-		close(fd);
-		return fail(EXIT_NO_RULE, "no rule for %s (see bpf-grant list)", path);
-	}
+	code = GRANT_EXIT_OK;
+	if (!found)
+		code = fail(GRANT_EXIT_NO_RULE, "no rule for %s (see bpf-grant list)",
+			    path);
 	/* Without rules the policy only costs: take it out */
-	if (bpf_map_get_next_key(fd, NULL, &cur))
-		unpin_all();
+	else if (bpf_map_get_next_key(fd, NULL, &cur))
+		code = -1;
 	close(fd);
-	return EXIT_OK;
+	return code < 0 ? unpin_all(link_ids) : code;
 }
 
 int main(int argc, char **argv)
@@ -513,15 +706,15 @@ int main(int argc, char **argv)
 		{ "map-types", required_argument, NULL, 'm' },
 		{ "prog-types", required_argument, NULL, 'p' },
 		{ "max-map-bytes", required_argument, NULL, 's' },
+		{ "max-btf-bytes", required_argument, NULL, 'b' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *map_list = NULL, *prog_list = NULL, *cmd;
-	unsigned long long max_map_bytes = 0;
-	bool all = false;
-	char *end;
-	int c;
+	__u64 max_map_bytes = 0, max_btf_bytes = 0;
+	bool all = false, limits;
+	int c, code;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -532,31 +725,32 @@ int main(int argc, char **argv)
 			prog_list = optarg;
 			break;
 		case 's':
-			errno = 0;
-			max_map_bytes = strtoull(optarg, &end, 0);
-			if (errno || *end || !max_map_bytes || optarg[0] == '-')
-				return fail(EXIT_USAGE, "--max-map-bytes %s: not a "
-					    "positive count of bytes", optarg);
+			if ((code = parse_bytes("--max-map-bytes", optarg, &max_map_bytes)))
+				return code;
+			break;
+		case 'b':
+			if ((code = parse_bytes("--max-btf-bytes", optarg, &max_btf_bytes)))
+				return code;
 			break;
 		case 'a':
 			all = true;
 			break;
 		case 'h':
 			help();
-			return EXIT_OK;
+			return GRANT_EXIT_OK;
 		default:
 			return usage_error();
 		}
 	}
 	cmd = optind < argc ? argv[optind++] : "";
+	limits = map_list || prog_list || max_map_bytes || max_btf_bytes;
 	libbpf_set_print(libbpf_warnings);
 	if (!strcmp(cmd, "add") && optind == argc - 1 && !all)
-		return cmd_add(argv[optind], map_list, prog_list, max_map_bytes);
-	if (!strcmp(cmd, "list") && optind == argc && !all && !map_list &&
-	    !prog_list && !max_map_bytes)
+		return cmd_add(argv[optind], map_list, prog_list, max_map_bytes,
+			       max_btf_bytes);
+	if (!strcmp(cmd, "list") && optind == argc && !all && !limits)
 		return cmd_list();
-	if (!strcmp(cmd, "remove") && optind == argc - !all && !map_list &&
-	    !prog_list && !max_map_bytes)
+	if (!strcmp(cmd, "remove") && optind == argc - !all && !limits)
 		return cmd_remove(all ? NULL : argv[optind], all);
 	return usage_error();
 }

@@ -28,8 +28,9 @@ struct {
 
 /*
  * The rule of the deepest cgroup on the current task's path from the root
- * that has one. Level 0, the root cgroup, is skipped: bpf-grant refuses
- * it, as a rule there would grant to every task. A task cannot leave the
+ * that has one: rules are not combined, the nearest one applies. Level 0,
+ * the root cgroup, is skipped: bpf-grant refuses it, as a rule there would
+ * grant to every task. A task cannot leave the
  * cgroups it was put in without write access to a common ancestor, from a
  * user namespace or not, so this is something it cannot forge.
  */
@@ -56,12 +57,13 @@ static bool has_type(__u64 types, __u32 type)
 }
 
 /*
- * Whether a map fits in @max bytes, as its attributes give its size:
- * entries times key and value, values once per CPU for per-CPU maps, the
- * ring's size for ring buffers. Divided, not multiplied: the kernel checks
- * the attributes after this hook, and a product could wrap around. Local
- * storage maps have no entries at creation; their memory grows with the
- * objects their owner has, charged to its memory cgroup as every map's is.
+ * Whether a map fits in @max bytes, as its attributes ask: entries times
+ * key and value, values once per CPU for per-CPU maps, the ring's size for
+ * ring buffers. What the kernel adds on top (a hash map's element headers
+ * and buckets, a bloom filter's hash functions) is not counted: the limit
+ * bounds what is asked, the creator's memory cgroup what is allocated.
+ * Divided, not multiplied, so that no product wraps around. Local storage
+ * maps have no entries at creation; they grow with their owner's objects.
  */
 static bool map_fits(const union bpf_attr *attr, __u64 max)
 {
@@ -100,7 +102,12 @@ int BPF_PROG(grant_map_create, const union bpf_attr *attr)
 SEC("lsm/bpf_btf_load_security")
 int BPF_PROG(grant_btf_load, const union bpf_attr *attr)
 {
-	return current_rule() ? 1 : 0;
+	struct grant_rule *rule = current_rule();
+
+	/* BTF is kernel memory no memory cgroup is charged for: bounded */
+	if (!rule || attr->btf_size > rule->max_btf_bytes)
+		return 0;
+	return 1;
 }
 
 SEC("lsm/bpf_prog_load_security")
@@ -111,9 +118,12 @@ int BPF_PROG(grant_prog_load, const union bpf_attr *attr)
 
 	if (!rule)
 		return 0;
-	/* a constant, as the verifier wants, not a value clang derived */
+	/* The verifier checks at load time that a grant hook's program
+	 * returns 0, 1, an errno or LSM_GRANT_ALL: a constant it can see,
+	 * not a value clang derives from the comparisons below.
+	 */
 	barrier_var(all);
-	if (has_type(rule->prog_types_all, attr->prog_type))
+	if (has_type(rule->grant_all_types, attr->prog_type))
 		return all;
 	if (has_type(rule->prog_types, attr->prog_type))
 		return 1;
