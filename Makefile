@@ -159,7 +159,7 @@ bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]: the first b
 series-check: ## build, checkpatch and test every commit from base to the tip
 	tools/series-check.sh $(KSRC)
 
-bench: ## time one bisect step by phase: unchanged, one-file edit, revert
+bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by side
 	tools/bench.sh $(KSRC)
 
 # Not part of check: one build and boot per mutant (.github/workflows/daily.yml).

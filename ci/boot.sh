@@ -11,6 +11,8 @@
 #
 # usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA KERNEL ARGS]
 # env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  KVM_PROBE=5  ACCEL_CACHE=FILE
+#        SMP=2 (vCPUs)  QEMU_EXTRA= (more QEMU options, e.g. make bench's
+#        -icount, which takes TCG)
 set -eu
 STAGE=boot
 . "$(dirname "$0")/../tools/lib.sh"
@@ -38,7 +40,9 @@ start_qemu() {
 	*) cpu=max ;;
 	esac
 	: > "$log"
-	qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m 1G -smp 2 \
+	# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
+	qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m 1G -smp "${SMP:-2}" \
+		${QEMU_EXTRA:-} \
 		-display none -monitor none -no-reboot \
 		-serial "file:$log" \
 		-kernel "$kernel" -initrd "$initramfs" \

@@ -1,11 +1,29 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench: the cost of one bisect step (tools/step.sh running one test), by
-# phase, measured side by side in one run: a step with nothing changed, a
-# step after a one-file edit of kernel/bpf/syscall.c (a compile ccache has
-# not seen), and a step after reverting it (a ccache hit). Ratios are to
-# the unchanged step, since these machines are too noisy for absolutes.
+# bench: the project's figures, each taken side by side in one run, since
+# these machines are too noisy for absolutes.
+#
+# 1. What the hooks cost: the kernel at 'base' and the tip, built from
+#    the same config, boot one after the other (base, tip, base, tip)
+#    under QEMU's instruction-counted virtual time (-icount, one vCPU),
+#    where a measurement repeats within a few percent, then once each
+#    under the usual accelerator for wall-clock rates. Each boot runs
+#    bpf-bench (initramfs/bench/) instead of the tests. The rates of both
+#    kernels' boots go to build/bench/hooks.csv; the table gives the tip's
+#    rate over stock's for the same call and caller.
+# 2. The harness's own: one bisect step (tools/step.sh running one test)
+#    with nothing changed, after a one-file edit of kernel/bpf/syscall.c
+#    (a compile ccache has not seen), and after reverting it (a hit).
+#
+# build/bench/hooks.csv, comma-separated, with a header line:
+#   kernel (base, tip), clock (icount, wall), round, call, policy (none,
+#   defer, grant), caller (root, unpriv), result, median, min, max (calls
+#   per second), reps, iters
+# build/bench/ratios.csv, the table below, comma-separated, no header:
+#   clock, call, caller, policy, result, stock/s, tip/s, tip/stock
+# where stock is the base kernel with no policy, and each rate the mean
+# of the rounds' medians.
 #
 # usage: bench.sh TREE
 set -eu
@@ -17,11 +35,103 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
 test=smoke/root_creates_array
 file=kernel/bpf/syscall.c
+base_bzimage=$top/build/kernel-base/arch/x86/boot/bzImage
+tip_bzimage=$top/build/kernel/arch/x86/boot/bzImage
 
 require_clean "$tree"
 on_exit 'git -C "$tree" checkout -q -- "$file"'
 rm -rf "$out"
+mkdir -p "$out"
 
+# Both kernels and the initramfs, as make ci and make ci-base build them
+(cd "$top" && make --no-print-directory kernel initramfs &&
+	tools/at-commit.sh "$tree" base make --no-print-directory kernel \
+		KOBJ=build/kernel-base) > "$out/build.log" 2>&1 ||
+	die "building the two kernels failed; see $out/build.log"
+
+# Boot kernel $1 (base or tip) with clock $2 (icount or wall) as round $3;
+# its bench lines go to hooks.csv.
+bench_boot() {
+	case $1 in
+	base) bz=$base_bzimage ;;
+	*) bz=$tip_bzimage ;;
+	esac
+	log=$out/$1-$2-$3.log
+	if [ "$2" = icount ]; then
+		set -- "$1" "$2" "$3" ACCEL=tcg SMP=1 QEMU_EXTRA="-icount shift=0,sleep=off"
+	else
+		set -- "$1" "$2" "$3"
+	fi
+	kernel=$1 clock=$2 round=$3
+	shift 3
+	env "$@" "$top/ci/boot.sh" "$bz" "$top/build/initramfs.cpio" "$log" \
+		ci.bench=1 > "$out/boot.log" 2>&1 ||
+		die "the $kernel kernel's $clock boot failed; see $out/boot.log and $log"
+	lines=$(grep -c "^bench	" "$log" || true)
+	[ "$lines" -gt 0 ] || die "no bench lines in $log; see the console there"
+	tr -d '\r' < "$log" | awk -F'\t' -v OFS=, -v k="$kernel" -v c="$clock" -v r="$round" '
+		$1 == "bench" && NF == 10 { $1 = k OFS c OFS r; print }' >> "$out/hooks.csv.tmp"
+	grep "^# bpf-bench" "$log" | head -n 1 || true
+}
+
+: > "$out/hooks.csv.tmp"
+for round in 1 2; do
+	bench_boot base icount "$round"
+	bench_boot tip icount "$round"
+done
+bench_boot base wall 1
+bench_boot tip wall 1
+{
+	echo "kernel,clock,round,call,policy,caller,result,median,min,max,reps,iters"
+	cat "$out/hooks.csv.tmp"
+} > "$out/hooks.csv"
+rm "$out/hooks.csv.tmp"
+
+# The table: per clock, call, caller and policy, the tip's median rate
+# (the mean of its rounds) over stock's with no policy and the same caller.
+echo
+echo "What the hooks cost (calls per second; icount: virtual time, wall: $(cat "$top/build/qemu-accel" 2> /dev/null || echo auto))"
+awk -F, 'NR > 1 {
+	k = $2 "," $4 "," $6 "," $5
+	sum[$1 "," k] += $8; n[$1 "," k]++; res[$1 "," k] = $7
+	if ($1 == "tip") keys[k] = 1
+}
+END {
+	for (k in keys) {
+		split(k, f, ",")
+		stock = "base," f[1] "," f[2] "," f[3] ",none"
+		if (!n[stock]) continue
+		s = sum[stock] / n[stock]; t = sum["tip," k] / n["tip," k]
+		printf "%s,%s,%s,%s,%s,%.0f,%.0f,%.3f\n", f[1], f[2], f[3], f[4],
+			res["tip," k], s, t, t / s
+	}
+}' "$out/hooks.csv" | sort -t, -k1,1 -k2,2 -k3,3r -k4,4r > "$out/ratios.csv"
+awk -F, '{ printf "%-6s %-20s %-6s %-6s %-7s %9s %9s %9s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' \
+	"$out/ratios.csv" | sed '1i clock  call                 caller policy result    stock/s     tip/s tip/stock'
+
+# The targets, from the icount rows
+echo
+awk -F, '$1 == "icount" && $4 == "none" && $8 < 0.99 {
+	printf "target missed: %s %s with no policy at %.3f of stock (target 0.99)\n", $2, $3, $8; m = 1 }
+$1 == "icount" && $4 == "defer" && $2 ~ /^map_create/ && $8 < 0.90 {
+	printf "target missed: %s %s with a deferring policy at %.3f of stock (target 0.90)\n", $2, $3, $8; m = 1 }
+END { if (!m) print "targets met: no policy >= 0.99 of stock, deferring map creation >= 0.90" }' \
+	"$out/ratios.csv"
+# A granting policy's unprivileged map creation against stock's root
+awk -F, 'NR > 1 && $2 == "icount" && $4 ~ /^map_create/ {
+	k = $4
+	if ($1 == "base" && $5 == "none" && $6 == "root") { s[k] += $8; sn[k]++ }
+	if ($1 == "tip" && $5 == "grant" && $6 == "unpriv") { t[k] += $8; tn[k]++ }
+}
+END {
+	for (k in s) if (tn[k]) {
+		r = (t[k] / tn[k]) / (s[k] / sn[k])
+		printf "%s: granted unprivileged at %.3f of stock root (target 0.90)%s\n",
+			k, r, r < 0.90 ? ": target missed" : ""
+	}
+}' "$out/hooks.csv" | sort
+
+# 2. One bisect step
 step() {
 	"$top/tools/step.sh" "$out/$1" "$test" > /dev/null ||
 		die "the $1 step failed; see $out/$1"
@@ -34,6 +144,8 @@ step edited
 git -C "$tree" checkout -q -- "$file"
 step reverted
 
+echo
+echo "One bisect step ($test), seconds"
 printf '%-10s %10s %10s %10s %10s\n' step kernel tests boot total
 for s in unchanged edited reverted; do
 	awk -v s=$s '{ t[$1] = $2; sum += $2 }
@@ -45,3 +157,4 @@ for s in edited reverted; do
 	awk -v s=$s -v b="$(cat "$out/base")" '{ sum += $2 }
 	END { printf "%s step / unchanged step: %.1f\n", s, sum / b }' "$out/$s/times"
 done
+echo "results: $out/hooks.csv, $out/ratios.csv; logs: $out/"

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The two policies bpf-bench measures, on the three grant hooks: one
+ * that defers every call (returns 0) and one that grants every call
+ * (returns 1). bpf-bench attaches one of them at a time.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+char _license[] SEC("license") = "GPL";
+
+SEC("lsm/bpf_map_create_security")
+int BPF_PROG(defer_map_create, const union bpf_attr *attr)
+{
+	return 0;
+}
+
+SEC("lsm/bpf_btf_load_security")
+int BPF_PROG(defer_btf_load, const union bpf_attr *attr)
+{
+	return 0;
+}
+
+SEC("lsm/bpf_prog_load_security")
+int BPF_PROG(defer_prog_load, const union bpf_attr *attr)
+{
+	return 0;
+}
+
+SEC("lsm/bpf_map_create_security")
+int BPF_PROG(grant_map_create, const union bpf_attr *attr)
+{
+	return 1;
+}
+
+SEC("lsm/bpf_btf_load_security")
+int BPF_PROG(grant_btf_load, const union bpf_attr *attr)
+{
+	return 1;
+}
+
+SEC("lsm/bpf_prog_load_security")
+int BPF_PROG(grant_prog_load, const union bpf_attr *attr)
+{
+	return 1;
+}
