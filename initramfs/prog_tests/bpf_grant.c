@@ -112,7 +112,6 @@ static bool printed(const char *text)
 	return strstr(out, text);
 }
 
-
 static int read_int(const char *path)
 {
 	FILE *f = fopen(path, "r");
