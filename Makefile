@@ -45,7 +45,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz
+	range-diff bench mutate upstream-selftests fuzz check-faults
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -73,13 +73,17 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
-check: deps ## harness tests, ci, ci-base, and a bisect of a broken copy
+check: deps ## harness tests, ci, check-faults, ci-base, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
+	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base
 	$(FRESH_ENV) tests/bisect-interrupted.sh
 	$(FRESH_ENV) tests/bisect.sh
+
+check-faults: kernel initramfs $(VERDICT) ## drive the guest into each failure; the verdict must name it
+	tests/faults.sh $(BZIMAGE) $(INITRAMFS) $(VERDICT) $(B)/faults
 
 ci-base: initramfs ## the same tests on the kernel at 'base': as ci/base.expect says
 	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \

@@ -5,12 +5,16 @@
 # file. KVM when it works, TCG otherwise: where /dev/kvm exists but a KVM
 # guest hangs silently, no kernel output within $KVM_PROBE seconds means
 # falling back to TCG (and saying so). A guest still running after
-# $BOOT_TIMEOUT seconds is killed, and the log says so on its last line.
+# $BOOT_TIMEOUT seconds, or silent on the console for $IDLE_TIMEOUT
+# seconds, is killed, and a QEMU that exits with an error is reported
+# (its stderr is LOG.stderr): the log says so on a last line that starts
+# with "ci-boot: ", which the verdict reads.
 #
 # The probe's answer is kept in $ACCEL_CACHE, if set, for the next boots.
 #
 # usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA KERNEL ARGS]
-# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  KVM_PROBE=5  ACCEL_CACHE=FILE
+# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  IDLE_TIMEOUT=300 (0: none)
+#        KVM_PROBE=5  ACCEL_CACHE=FILE
 #        SMP=2 (vCPUs)  QEMU_EXTRA= (more QEMU options, e.g. make bench's
 #        -icount, which takes TCG)
 set -eu
@@ -24,6 +28,7 @@ log=$3
 shift 3
 accel=${ACCEL:-auto}
 timeout=${BOOT_TIMEOUT:-900}
+idle=${IDLE_TIMEOUT:-300}
 probe=${KVM_PROBE:-5}
 
 [ -f "$kernel" ] || die "$kernel is missing; run make kernel"
@@ -46,17 +51,36 @@ start_qemu() {
 		-display none -monitor none -no-reboot \
 		-serial "file:$log" \
 		-kernel "$kernel" -initrd "$initramfs" \
-		-append "console=ttyS0 panic=-1 $*" &
+		-append "console=ttyS0 panic=-1 $*" 2> "$log.stderr" &
 	pid=$!
 }
 
-# Wait up to $1 seconds for QEMU to exit; 0 if it did, 1 if still running.
+# Wait for QEMU to exit. 0 if it did; else sets $why, the reason it is
+# still running, and returns 1: $timeout seconds passed, or $idle seconds
+# without console output. (Not in a subshell: an exited QEMU is a zombie
+# that kill -0 still finds until this shell reaps it.)
 wait_qemu() {
 	n=0
+	quiet=0
+	size=0
 	while kill -0 "$pid" 2> /dev/null; do
-		[ "$n" -lt "$1" ] || return 1
+		if [ "$n" -ge "$timeout" ]; then
+			why="QEMU killed after $timeout s"
+			return 1
+		fi
+		if [ "$idle" -gt 0 ] && [ "$quiet" -ge "$idle" ]; then
+			why="no console output for $idle s, QEMU killed after $n s"
+			return 1
+		fi
 		sleep 1
 		n=$((n + 1))
+		now=$(stat -c %s "$log" 2> /dev/null || echo 0)
+		if [ "$now" = "$size" ]; then
+			quiet=$((quiet + 1))
+		else
+			quiet=0
+			size=$now
+		fi
 	done
 	return 0
 }
@@ -65,6 +89,9 @@ stop_qemu() {
 	kill "$pid" 2> /dev/null || true
 	wait "$pid" 2> /dev/null || true
 }
+
+pid=
+trap '[ -z "$pid" ] || stop_qemu; exit 130' INT TERM
 
 cache=${ACCEL_CACHE:-}
 if [ "$accel" = auto ] && [ -n "$cache" ] && [ -s "$cache" ]; then
@@ -102,10 +129,22 @@ if [ "$probing" = yes ] && [ -n "$cache" ]; then
 	echo "$accel" > "$cache"
 fi
 
-if ! wait_qemu "$timeout"; then
+# A line of its own, even when the guest's output stopped mid-line
+ci_boot() {
+	[ ! -s "$log" ] || [ -z "$(tail -c 1 "$log")" ] || echo >> "$log"
+	echo "ci-boot: $*" >> "$log"
+	note "$*"
+}
+
+if wait_qemu; then
+	status=0
+	wait "$pid" || status=$?
+	if [ "$status" -ne 0 ]; then
+		ci_boot "QEMU failed: exit status $status: $(head -n 1 "$log.stderr")"
+	fi
+else
 	stop_qemu
-	echo "ci-boot: timeout: QEMU killed after $timeout s ($accel)" >> "$log"
-	note "the guest did not finish within $timeout s; killed it"
+	ci_boot "timeout: $why ($accel)"
 fi
-wait "$pid" 2> /dev/null || true
+pid=
 echo "$accel" > "$log.accel"

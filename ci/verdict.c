@@ -40,6 +40,10 @@
  * FILE), read at run time, name the console lines that are kernel
  * reports; the first report fails the run with the name of its rule, and
  * a panic outranks the others.
+ *
+ * The harness's own lines: ci/boot.sh ends the log with a line starting
+ * "ci-boot: " when it killed QEMU ("ci-boot: timeout: ...", a hang) or
+ * QEMU failed ("boot failed"); either fails the run.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -64,6 +68,8 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NO_RESULT	"no result line, crashed or hung?"
 #define SPLATS_FILE	"ci/splats"
+#define BOOT_PREFIX	"ci-boot: "	/* lines ci/boot.sh adds to the log */
+#define BOOT_TIMEOUT	"ci-boot: timeout"
 
 enum status { ST_NONE, ST_OK, ST_FAIL, ST_SKIP };
 enum kind { K_LOG, K_VERSION, K_PLAN, K_RESULT, K_SUBTEST, K_DIAG };
@@ -598,7 +604,8 @@ static int match_console(const struct state *st, const char *line,
 	}
 	*at = line;
 	*name = "hang";
-	return strncmp(line, "ci-boot: timeout", 16) ? -1 : CTX_HANG;
+	/* ci/boot.sh's own report: a timeout, or QEMU that failed */
+	return strncmp(line, BOOT_PREFIX, strlen(BOOT_PREFIX)) ? -1 : CTX_HANG;
 }
 
 /* Keep the first panic/report/hang line and what follows, and the tail. */
@@ -1013,7 +1020,10 @@ static int verdict(const struct state *st, char *r)
 		return i + 1;
 	}
 	if (c[CTX_HANG].n) {
-		addf(r, REASON_LEN, "hang: %s", c[CTX_HANG].line[0]);
+		addf(r, REASON_LEN, "%s: %s",
+		     strncmp(c[CTX_HANG].line[0], BOOT_TIMEOUT,
+			     strlen(BOOT_TIMEOUT)) ? "boot failed" : "hang",
+		     c[CTX_HANG].line[0]);
 		return 3;
 	}
 	if (!st->in_ktap)
