@@ -41,10 +41,14 @@ plan|ci.fault=plan ci.test=smoke||^verdict: FAIL: truncated: plan says 2 tests, 
 noktap|ci.fault=noktap||^verdict: FAIL: no KTAP output: the init did not run the tests\$
 qemu|ci.test=smoke|QEMU_EXTRA=-no-such-option|^verdict: FAIL: boot failed: ci-boot: QEMU failed: exit status 1: .*-no-such-option"
 
-# What else each fault's summary must say, beyond the reason line
-extra_kill="# ci-fault: test binary killed by signal 9"
-extra_kmsg="ci-fault: a kernel message between KTAP lines"
-extra_fake="# ci-fault: exit status 1, but its last line is: ok 1 ci-fault"
+# What else fault $1's summary or log must say, beyond the reason line
+extra() {
+	case $1 in
+	kill) echo "# ci-fault: test binary killed by signal 9" ;;
+	kmsg) echo "ci-fault: a kernel message between KTAP lines" ;;
+	fake) echo "# ci-fault: exit status 1, but its last line is: ok 1 ci-fault" ;;
+	esac
+}
 
 n=0
 failed=0
@@ -69,7 +73,7 @@ while IFS='|' read -r name args env want; do
 	head -n 1 "$d/verdict" | grep -qE "$want" ||
 		problems="${problems:+$problems
 }reason '$(head -n 1 "$d/verdict")' does not match '$want'"
-	eval "extra=\${extra_$name:-}"
+	extra=$(extra "$name")
 	if [ -n "$extra" ] && ! grep -qF -- "$extra" "$d/verdict" "$d/serial.log"; then
 		problems="${problems:+$problems
 }neither the verdict nor the log has '$extra'"
