@@ -45,7 +45,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz check-faults
+	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -73,17 +73,25 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
-check: deps ## harness tests, ci, check-faults, ci-base, and a bisect of a broken copy
+check: deps ## harness tests, ci, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base
+	$(FRESH_ENV) $(MAKE) --no-print-directory check-kunit
 	$(FRESH_ENV) tests/bisect-interrupted.sh
 	$(FRESH_ENV) tests/bisect.sh
 
 check-faults: kernel initramfs $(VERDICT) ## drive the guest into each failure; the verdict must name it
 	tests/faults.sh $(BZIMAGE) $(INITRAMFS) $(VERDICT) $(B)/faults
+
+# The logs of ci, ci-base and check-faults' kmsg fault
+KUNIT_LOGS = $(SERIAL_LOG) $(GRANT_OFF_CI)/serial.log $(BASE_CI)/serial.log \
+	$(B)/faults/kmsg/serial.log
+
+check-kunit: $(VERDICT) ## count the results of make check's logs with kunit.py parse too; they must agree
+	tools/kunit-agree.sh $(KSRC) $(VERDICT) $(KUNIT_LOGS)
 
 ci-base: initramfs ## the same tests on the kernel at 'base': as ci/base.expect says
 	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \
