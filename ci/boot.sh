@@ -19,6 +19,7 @@
 #        -icount, which takes TCG)
 set -eu
 STAGE=boot
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
 
 [ $# -ge 3 ] || die "usage: boot.sh BZIMAGE INITRAMFS LOG [KERNEL ARGS]"

@@ -10,6 +10,7 @@
 set -eu
 STAGE=tests/bisect-interrupted.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/lib.sh
 . "$top/tools/lib.sh"
 
 tree=$top/build/linux

@@ -13,6 +13,7 @@
 set -eu
 STAGE=tests/bisect.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/lib.sh
 . "$top/tools/lib.sh"
 
 tree=$top/build/linux

@@ -11,6 +11,7 @@
 set -eu
 STAGE=check-faults
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/lib.sh
 . "$top/tools/lib.sh"
 
 [ $# -eq 4 ] || die "usage: tests/faults.sh BZIMAGE INITRAMFS VERDICT OUTDIR"

@@ -59,7 +59,7 @@ git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am "bpf: first"
 sed -i 's/int c;/int c = 3;/' "$tmp/mk/kernel/bpf.c"
 git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am "bpf: second"
 git -C "$tmp/mk" format-patch -q -o "$overlay" HEAD~2
-(cd "$overlay" && ls *.patch) > "$overlay/series"
+(cd "$overlay" && ls -- *.patch) > "$overlay/series"
 
 imp() { "$top/tools/import.sh" "$tree" "$overlay"; }
 exp() { "$top/tools/export.sh" "$tree" "$overlay"; }

@@ -8,6 +8,7 @@
 # usage: at-commit.sh TREE REV CMD...
 set -eu
 STAGE=at-commit
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
@@ -17,6 +18,7 @@ shift 2
 require_clean "$tree"
 git -C "$tree" rev-parse -q --verify "$rev^{commit}" > /dev/null ||
 	die "$rev is not a commit of $tree"
+# shellcheck disable=SC2034 # read by the on_exit command
 back=$(current_head "$tree")
 on_exit 'restore_tree "$tree" "$back"'
 

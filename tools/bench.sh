@@ -33,6 +33,7 @@
 # usage: bench.sh TREE
 set -eu
 STAGE=bench
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=$1

@@ -9,10 +9,12 @@
 #   GOOD, BAD: commits of TREE, or patch names (or prefixes) from series
 set -eu
 STAGE=bisect
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 5 ] && [ -n "$3" ] && [ -n "$4" ] && [ -n "$5" ] ||
+if [ $# -ne 5 ] || [ -z "$3" ] || [ -z "$4" ] || [ -z "$5" ]; then
 	die "usage: make bisect GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]"
+fi
 tree=$1
 overlay=$2
 test=$5

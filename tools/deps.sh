@@ -9,6 +9,7 @@
 # security release, and the series' patches need not apply to another.
 set -eu
 STAGE=deps
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # libclang-rt-14-dev: libFuzzer's runtime, for make fuzz; clang only
@@ -16,7 +17,7 @@ STAGE=deps
 packages="git make gcc libc6-dev ccache bc bison flex perl
 	libelf-dev libssl-dev zlib1g-dev dwarves xz-utils cpio busybox-static
 	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils
-	python3-ply python3-git libclang-rt-14-dev"
+	python3-ply python3-git libclang-rt-14-dev shellcheck"
 source_pkg=linux-source-6.1
 version_file=$(dirname "$0")/../kernel-overlay/base-version
 want=$(cat "$version_file") ||

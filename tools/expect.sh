@@ -8,6 +8,7 @@
 # usage: expect.sh RESULTS.ktap EXPECT
 set -eu
 STAGE=expect
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 ktap=$1

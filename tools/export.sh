@@ -10,7 +10,8 @@
 #
 # usage: export.sh TREE OVERLAY_DIR
 set -eu
-STAGE=export
+STAGE="export"
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
@@ -58,6 +59,7 @@ git -C "$tree" format-patch -q --zero-commit --no-signature --cover-letter \
 	--cover-from-description=subject -o "$tmp" base..HEAD
 rm -f "$overlay"/*.patch
 cp "$tmp"/*.patch "$overlay"/
-(cd "$tmp" && ls -1 | grep '\.patch$' | grep -v '^0000-cover-letter.patch$' || true) \
-	> "$overlay/series"
+for p in "$tmp"/*.patch; do
+	case ${p##*/} in 0000-cover-letter.patch) ;; *) echo "${p##*/}" ;; esac
+done > "$overlay/series"
 note "exported $(wc -l < "$overlay/series") patch(es) and the cover letter from $tree into $overlay"

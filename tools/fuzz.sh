@@ -10,6 +10,7 @@
 # usage: fuzz.sh OUT
 set -eu
 STAGE=fuzz
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +47,7 @@ VERDICT_SPLATS=$top/ci/splats "$bin" -max_total_time="$seconds" \
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log")
 if [ "$rc" != 0 ]; then
 	grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$out/fuzz.log" >&2 || true
+	# shellcheck disable=SC2012 # the newest of the fuzzer's own file names
 	die "the fuzzer failed after ${runs:-?} executions (exit $rc): see $out/fuzz.log; the input is $(ls -t "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-* 2>/dev/null | head -n 1); replay it with: $bin FILE"
 fi
 note "$runs executions in $seconds s, no crash; corpus: $(find "$out/corpus" -type f | wc -l) inputs"

@@ -9,6 +9,7 @@
 # usage: import.sh TREE OVERLAY_DIR
 set -eu
 STAGE=import
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=$1

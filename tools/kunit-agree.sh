@@ -11,7 +11,8 @@
 #
 # usage: kunit-agree.sh SRCTREE VERDICT LOG...
 set -eu
-STAGE=kunit-agree
+STAGE="kunit-agree"
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 3 ] || die "usage: kunit-agree.sh SRCTREE VERDICT LOG..."

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Shared helpers for the stage scripts. Source it; set STAGE first.
 
 die() {

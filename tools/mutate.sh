@@ -35,6 +35,7 @@
 #   PREFIX: run only the mutants whose file names start with one of these
 set -eu
 STAGE=mutate
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || die "usage: mutate.sh TREE [PREFIX...]"
@@ -85,6 +86,7 @@ target() {
 require_clean "$tree"
 git -C "$top" diff --quiet HEAD -- policy ||
 	die "policy/ has changes that are not committed; commit or stash them first"
+# shellcheck disable=SC2034 # read by the on_exit command
 back=$(current_head "$tree")
 on_exit 'restore_tree "$tree" "$back"; git -C "$top" checkout -q -- policy'
 git -C "$tree" checkout -q main
@@ -156,6 +158,7 @@ nobuild=$(with no-build)
 count() {
 	echo $#
 }
+# shellcheck disable=SC2086 # each is a list of words to count
 echo "mutation score: $(count $killed) killed of $(count $run) ($(count $equivalent) equivalent, $(count $nobuild) no-build)"
 echo "results: $out/results.tsv; logs: $out/<mutant>/"
 

@@ -9,6 +9,7 @@
 # usage: range-diff.sh TREE OLD
 set -eu
 STAGE=range-diff
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=$1

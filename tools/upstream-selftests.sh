@@ -33,6 +33,7 @@
 # "unpriv_bpf_disabled/SUBTEST".
 set -eu
 STAGE=upstream-selftests
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # What counts as a kernel error in the kernel log.
