@@ -12,9 +12,23 @@ CI_O := $(B)/ci
 OVERLAY := kernel-overlay
 FRAGMENT := ci/kernel.config
 
+# KCONFIG=debug: the same pipeline on a kernel with KASAN, UBSAN, lockdep,
+# DEBUG_ATOMIC_SLEEP and kmemleak (ci/debug.config), built and booted apart
+# from the usual one, with a longer boot timeout for the slower guest.
+KCONFIG ?=
+ifeq ($(KCONFIG),debug)
+KOBJ := $(B)/kernel-debug
+TESTS_O := $(B)/tests-debug
+CI_O := $(B)/ci-debug
+FRAGMENT += ci/debug.config
+export BOOT_TIMEOUT ?= 3600
+else ifneq ($(KCONFIG),)
+$(error KCONFIG=$(KCONFIG): the only other kernel config is KCONFIG=debug)
+endif
+
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 VMLINUX := $(KOBJ)/vmlinux
-INITRAMFS := $(B)/initramfs.cpio
+INITRAMFS := $(B)/initramfs$(if $(KCONFIG),-$(KCONFIG)).cpio
 SERIAL_LOG := $(CI_O)/serial.log
 VERDICT := $(B)/tools/verdict
 
@@ -45,7 +59,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit
+	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -73,9 +87,10 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
-check: deps ## harness tests, ci, check-faults, ci-base, check-kunit, and a bisect of a broken copy
+check: deps ## harness tests, shellcheck, ci, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
+	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base
@@ -85,6 +100,13 @@ check: deps ## harness tests, ci, check-faults, ci-base, check-kunit, and a bise
 
 check-faults: kernel initramfs $(VERDICT) ## drive the guest into each failure; the verdict must name it
 	tests/faults.sh $(BZIMAGE) $(INITRAMFS) $(VERDICT) $(B)/faults
+
+SCRIPTS := $(wildcard tools/*.sh tests/*.sh ci/*.sh) initramfs/init .ci/run
+
+shellcheck: ## every shell script, with .shellcheckrc; no findings allowed
+	@command -v shellcheck > /dev/null || { echo \
+		"shellcheck is missing; apt-get install shellcheck (or make deps)"; exit 1; }
+	shellcheck -x $(SCRIPTS)
 
 # The logs of ci, ci-base and check-faults' kmsg fault
 KUNIT_LOGS = $(SERIAL_LOG) $(GRANT_OFF_CI)/serial.log $(BASE_CI)/serial.log \

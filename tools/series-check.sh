@@ -11,13 +11,16 @@
 # usage: series-check.sh TREE
 set -eu
 STAGE=series-check
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$top/build/series-check
+# make series-check KCONFIG=debug: the debug kernel, results apart
+out=$top/build/series-check${KCONFIG:+-$KCONFIG}
 
 require_clean "$tree"
+# shellcheck disable=SC2034 # read by the on_exit command
 back=$(current_head "$tree")
 on_exit 'restore_tree "$tree" "$back"'
 rm -rf "$out"

@@ -19,7 +19,9 @@ out=$1
 test=${2:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-cd "$top"
+cd "$top" || exit 125
+# make KCONFIG=debug (series-check, bisect) builds its tests apart
+tests_o=build/tests${KCONFIG:+-$KCONFIG}
 
 untestable() {
 	echo "untestable: $*"
@@ -43,7 +45,7 @@ phase_start
 make --no-print-directory tests initramfs > "$out/tests.log" 2>&1 ||
 	untestable "the tests do not build (see $out/tests.log)"
 phase_end tests
-if [ -n "$test" ] && ! grep -qx "${test%%/*}" build/tests/order; then
+if [ -n "$test" ] && ! grep -qx "${test%%/*}" "$tests_o/order"; then
 	untestable "no test '${test%%/*}' at this commit"
 fi
 
@@ -64,8 +66,8 @@ if [ $status -ne 0 ]; then
 fi
 
 # The boot with grants locked off, in OUTDIR/grant-off/
-if [ -z "$test" ] && grep -qx lsm_map_create build/tests/order &&
-   grep -q grant_off_switch_locked build/tests/bin/lsm_map_create; then
+if [ -z "$test" ] && grep -qx lsm_map_create "$tests_o/order" &&
+   grep -q grant_off_switch_locked "$tests_o/bin/lsm_map_create"; then
 	make --no-print-directory grant-off CI_O="$out" > "$out/grant-off.log" 2>&1 || {
 		echo "FAIL: the boot with grants locked off (see $out/grant-off.log)"
 		exit 1
