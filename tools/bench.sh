@@ -18,6 +18,8 @@
 #    (a compile ccache has not seen), and after reverting it (a hit).
 # 3. Boot to verdict with the whole suite, under TCG and KVM where it
 #    works, and the stage times of the last make ci.
+# 4. A cold make ci, by stage: a clone of this repository's HEAD (what is
+#    committed) with an empty build directory and ccache.
 #
 # build/bench/hooks.csv, comma-separated, with a header line:
 #   kernel (base, tip), clock (icount, wall), round, call, policy (none,
@@ -177,7 +179,11 @@ done
 # 3. Boot to verdict with the whole suite, under each accelerator here
 echo
 accels=tcg
-[ "$(cat "$top/build/qemu-accel" 2> /dev/null)" = kvm ] && accels="kvm tcg"
+if [ "$(cat "$top/build/qemu-accel" 2> /dev/null)" = kvm ]; then
+	accels="kvm tcg"
+else
+	echo "boot to verdict under KVM: not measured, KVM does not work here (build/qemu-accel)"
+fi
 for a in $accels; do
 	t0=$(date +%s.%N)
 	(cd "$top" && make --no-print-directory boot verdict ACCEL="$a" \
@@ -187,4 +193,16 @@ for a in $accels; do
 done
 [ -s "$top/build/ci/times" ] &&
 	echo "the last make ci's stages, seconds: $(tr '\n' ' ' < "$top/build/ci/times")"
+
+# 4. A cold make ci. CCACHE_DIR is set: this script's make exported its own.
+cold=$out/cold
+rm -rf "$cold"
+git clone -q "$top" "$cold" || die "cannot clone $top into $cold"
+(cd "$cold" && CCACHE_DIR="$cold/build/ccache" make --no-print-directory ci) \
+	> "$out/cold.log" 2>&1 || die "the cold make ci failed; see $out/cold.log"
+echo
+echo "Cold make ci (a clone of HEAD, empty build/ and ccache), seconds"
+awk '{ printf "%-10s %6d\n", $1, $2; sum += $2 } END { printf "%-10s %6d\n", "total", sum }' \
+	"$cold/build/ci/times" | tee "$out/cold-stages"
+rm -rf "$cold"
 echo "results: $out/hooks.csv, $out/ratios.csv; logs: $out/"
