@@ -59,7 +59,7 @@ BASE_OBJ := $(B)/kernel-base
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck
+	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck shell gdb
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -118,7 +118,7 @@ check-kunit: $(VERDICT) ## count the results of make check's logs with kunit.py 
 ci-base: initramfs ## the same tests on the kernel at 'base': as ci/base.expect says
 	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \
 		KOBJ=$(BASE_OBJ)
-	$(MAKE) --no-print-directory boot verdict CI_O=$(BASE_CI) \
+	$(MAKE) --no-print-directory boot verdict CI_O=$(BASE_CI) VMLINUX=$(BASE_OBJ)/vmlinux \
 		BZIMAGE=$(BASE_OBJ)/arch/x86/boot/bzImage SERIAL_LOG=$(BASE_CI)/serial.log
 	tools/expect.sh $(BASE_CI)/results.ktap ci/base.expect
 
@@ -162,6 +162,16 @@ boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
 	@mkdir -p $(CI_O)
 	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) ci.repeat=$(REPEAT) $(KERNEL_ARGS)
 
+shell: kernel initramfs ## an interactive shell in the guest (tests, bpftool, bpf-grant); exit powers it off
+	ci/boot.sh $(BZIMAGE) $(INITRAMFS) - ci.shell $(KERNEL_ARGS)
+
+# QEMU's gdb stub (-s: tcp::1234), the guest stopped before its first
+# instruction (-S); nokaslr so that vmlinux's addresses hold.
+gdb: kernel initramfs ## like shell, stopped at the start for gdb; prints the command that attaches
+	$(KMAKE) scripts_gdb > /dev/null
+	@echo "gdb: in another terminal: gdb -iex 'add-auto-load-safe-path $(abspath $(KOBJ))' -ex 'target remote :1234' $(abspath $(VMLINUX))"
+	QEMU_EXTRA="-s -S" ci/boot.sh $(BZIMAGE) $(INITRAMFS) - nokaslr ci.shell $(KERNEL_ARGS)
+
 # make ci's second boot: grants locked off from the kernel command line,
 # running the one subtest that needs that, which must pass
 # (ci/grant-off.expect).
@@ -182,10 +192,17 @@ $(VERDICT): ci/verdict.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
-verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci/
-	$(VERDICT) --splats ci/splats --ktap $(CI_O)/results.ktap \
+# A run failed by a kernel report gets its trace decoded (tools/decode.sh).
+verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci/; decode a kernel report's trace
+	@mkdir -p $(CI_O)
+	@status=0; $(VERDICT) --splats ci/splats --ktap $(CI_O)/results.ktap \
 		--junit $(CI_O)/results.xml \
-		$(SERIAL_LOG)
+		$(SERIAL_LOG) > $(CI_O)/summary || status=$$?; \
+	cat $(CI_O)/summary; \
+	if grep -q '^verdict: FAIL: kernel ' $(CI_O)/summary; then \
+		tools/decode.sh $(KSRC) $(VMLINUX) $(SERIAL_LOG) $(CI_O)/decoded.log || true; \
+	fi; \
+	exit $$status
 
 bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]: the first bad commit
 	tools/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"

@@ -12,7 +12,15 @@
 #
 # The probe's answer is kept in $ACCEL_CACHE, if set, for the next boots.
 #
-# usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA KERNEL ARGS]
+# Beside the log: LOG.cmdline, the QEMU command that ran, to rerun by hand;
+# LOG.stderr, QEMU's stderr; LOG.status, the boot's outcome as KEY=VALUE
+# lines: accel (kvm, tcg), exit (QEMU's exit status, or "killed"),
+# seconds, and reason (why it was killed or failed; empty otherwise).
+#
+# With LOG "-", the console is this terminal (make shell, make gdb): QEMU
+# runs in the foreground with no timeout; Ctrl-A X stops it.
+#
+# usage: boot.sh BZIMAGE INITRAMFS LOG|- [EXTRA KERNEL ARGS]
 # env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  IDLE_TIMEOUT=300 (0: none)
 #        KVM_PROBE=5  ACCEL_CACHE=FILE
 #        SMP=2 (vCPUs)  QEMU_EXTRA= (more QEMU options, e.g. make bench's
@@ -45,14 +53,22 @@ start_qemu() {
 	kvm) cpu=host ;;
 	*) cpu=max ;;
 	esac
-	: > "$log"
+	append="console=ttyS0 panic=-1 $*"
 	# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
-	qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m 1G -smp "${SMP:-2}" \
-		${QEMU_EXTRA:-} \
-		-display none -monitor none -no-reboot \
-		-serial "file:$log" \
-		-kernel "$kernel" -initrd "$initramfs" \
-		-append "console=ttyS0 panic=-1 $*" 2> "$log.stderr" &
+	set -- qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m 1G -smp "${SMP:-2}" \
+		${QEMU_EXTRA:-} -display none -no-reboot \
+		-kernel "$kernel" -initrd "$initramfs" -append "$append"
+	if [ "$log" = - ]; then
+		note "QEMU on this terminal with $a; Ctrl-A X stops it"
+		exec "$@" -serial mon:stdio
+	fi
+	set -- "$@" -monitor none -serial "file:$log"
+	for arg; do
+		printf "'%s' " "$(printf '%s' "$arg" | sed "s/'/'\\\\''/g")"
+	done > "$log.cmdline"
+	echo >> "$log.cmdline"
+	: > "$log"
+	"$@" 2> "$log.stderr" &
 	pid=$!
 }
 
@@ -111,6 +127,7 @@ else
 	probing=no
 fi
 
+started=$(date +%s)
 start_qemu "$accel" "$@"
 if [ "$accel" = kvm ] && [ "$probing" = yes ]; then
 	n=0
@@ -137,15 +154,20 @@ ci_boot() {
 	note "$*"
 }
 
+reason=
 if wait_qemu; then
 	status=0
 	wait "$pid" || status=$?
 	if [ "$status" -ne 0 ]; then
-		ci_boot "QEMU failed: exit status $status: $(head -n 1 "$log.stderr")"
+		reason="QEMU failed: exit status $status: $(head -n 1 "$log.stderr")"
+		ci_boot "$reason"
 	fi
 else
 	stop_qemu
-	ci_boot "timeout: $why ($accel)"
+	status=killed
+	reason="timeout: $why ($accel)"
+	ci_boot "$reason"
 fi
 pid=
-echo "$accel" > "$log.accel"
+printf 'accel=%s\nexit=%s\nseconds=%s\nreason=%s\n' "$accel" "$status" \
+	"$(($(date +%s) - started))" "$reason" > "$log.status"
