@@ -204,7 +204,7 @@ verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci
 	fi; \
 	exit $$status
 
-bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]: the first bad commit
+bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>] [TRIES=N]: the first bad commit
 	tools/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"
 
 series-check: ## build, checkpatch and test every commit from base to the tip

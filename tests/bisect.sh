@@ -1,10 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Proof that make bisect finds a bad commit: a throw-away branch of
-# patches 1-3 and a commit after them that drops the
-# unprivileged_bpf_disabled check of map creation; that commit must be
-# named as the first bad commit for smoke/unpriv_refused_hash. The
+# Proof that make bisect finds a bad commit and is not misled on the
+# way: a throw-away branch of patches 1-3, then a commit that does not
+# build and one that fixes it (a step there must be skipped, not called
+# bad), a commit that makes the test fail on the first try of each step
+# (a flaky test: with TRIES=2 its step passes on the second), and a
+# commit that drops the unprivileged_bpf_disabled check of map creation;
+# that commit must be named as the first bad commit for
+# smoke/unpriv_refused_hash. The
 # branch stops there: the later patches change include/linux/security.h,
 # and with a cold ccache each step through them rebuilt most of the
 # kernel (17 minutes for the proof, in a make check of 45). Needs build/linux imported (make import).
@@ -19,6 +23,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 branch=bisect-proof
 break_subject="BREAK: ignore unprivileged_bpf_disabled in map creation"
+nobuild_subject="NOBUILD: a commit that does not build"
+flaky_subject="FLAKY: map creation unchecked on the first try of a step"
 
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
@@ -36,8 +42,19 @@ cleanup() {
 }
 on_exit cleanup
 
-# The throw-away branch: patches 1-3 and the breaking commit.
+# The throw-away branch
+syscall=$tree/kernel/bpf/syscall.c
 git -C "$tree" checkout -q -B "$branch" "$third"
+echo '#error bisect proof: this commit does not build' >> "$syscall"
+harness_git -C "$tree" commit -q -a -m "$nobuild_subject"
+sed -i '$d' "$syscall"
+harness_git -C "$tree" commit -q -a -m "FIX: build again"
+sed -i '/^static int map_create_check_perms/,/^{/{
+	/^{/a\
+	if (strstr(saved_command_line, "ci.try=1"))\
+		return 0;
+}' "$syscall"
+harness_git -C "$tree" commit -q -a -m "$flaky_subject"
 sed -i '/^static int map_create_check_perms/,/^}/{
 	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
 }' "$tree/kernel/bpf/syscall.c"
@@ -46,7 +63,7 @@ git -C "$tree" checkout -q "$back"
 
 start=$(date +%s)
 make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
-	TEST=smoke/unpriv_refused_hash > "$top/build/bisect-proof.log" 2>&1 || true
+	TEST=smoke/unpriv_refused_hash TRIES=2 > "$top/build/bisect-proof.log" 2>&1 || true
 cat "$top/build/bisect-proof.log"
 echo "# bisect took $(($(date +%s) - start)) s"
 if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$top/build/bisect-proof.log" &&

@@ -8,8 +8,15 @@
 # One line on stdout says what happened; the logs are in OUTDIR.
 #
 # Exit status as git bisect run wants it: 0 the tests passed, 1 they
-# failed, 125 this commit cannot be tested (the kernel or the tests do not
-# build, or TEST does not exist at this commit).
+# failed, 125 this commit cannot be tested: the kernel or the tests do not
+# build, TEST does not exist at this commit, or the guest failed before
+# the test ran (no KTAP from it: a panic or hang at boot, QEMU failing).
+#
+# A failing run is tried again up to TRIES times in all (default 1), each
+# a boot of its own with ci.try=N on the kernel command line; the step
+# fails only if every try failed, so that a flaky test does not make a
+# good commit bad. Try N's logs are OUTDIR/serial.log and verdict.txt
+# (the last try), and OUTDIR/try-N/ for the tries before it.
 #
 # usage: step.sh OUTDIR [TEST[/SUBTEST]]
 set -u
@@ -49,21 +56,38 @@ if [ -n "$test" ] && ! grep -qx "${test%%/*}" "$tests_o/order"; then
 	untestable "no test '${test%%/*}' at this commit"
 fi
 
-phase_start
-make --no-print-directory boot CI_O="$out" SERIAL_LOG="$out/serial.log" \
-	KERNEL_ARGS="${test:+ci.test=$test}" > "$out/boot.log" 2>&1
-phase_end boot
-make --no-print-directory verdict CI_O="$out" SERIAL_LOG="$out/serial.log" \
-	> "$out/verdict.txt" 2>&1
-status=$?
-if [ -n "$test" ] && grep -q "# no subtest named" "$out/serial.log"; then
-	untestable "no subtest '${test#*/}' of ${test%%/*} at this commit"
-fi
-line=$(sed -n 's/^verdict: //p' "$out/verdict.txt" | head -n 1)
-if [ $status -ne 0 ]; then
-	echo "$line"
-	exit 1
-fi
+tries=${TRIES:-1}
+case $tries in
+'' | *[!0-9]* | 0*) echo "TRIES=$tries is not a count of tries" >&2; exit 2 ;;
+esac
+try=1
+while :; do
+	phase_start
+	make --no-print-directory boot CI_O="$out" SERIAL_LOG="$out/serial.log" \
+		KERNEL_ARGS="ci.try=$try${test:+ ci.test=$test}" > "$out/boot.log" 2>&1
+	phase_end boot
+	make --no-print-directory verdict CI_O="$out" SERIAL_LOG="$out/serial.log" \
+		> "$out/verdict.txt" 2>&1
+	status=$?
+	if [ -n "$test" ] && grep -q "# no subtest named" "$out/serial.log"; then
+		untestable "no subtest '${test#*/}' of ${test%%/*} at this commit"
+	fi
+	line=$(sed -n 's/^verdict: //p' "$out/verdict.txt" | head -n 1)
+	[ $status -ne 0 ] || break
+	# The test's own KTAP block, or for the whole suite any test's
+	if ! grep -q "^ *# Subtest: ${test%%/*}" "$out/serial.log"; then
+		untestable "the guest failed before the test ran: $line"
+	fi
+	if [ "$try" -ge "$tries" ]; then
+		[ "$tries" -eq 1 ] || line="$line (all $tries tries failed)"
+		echo "$line"
+		exit 1
+	fi
+	mkdir -p "$out/try-$try"
+	mv "$out/serial.log" "$out/verdict.txt" "$out/boot.log" "$out/try-$try/"
+	try=$((try + 1))
+done
+[ "$try" -eq 1 ] || line="$line (on try $try of $tries: flaky)"
 
 # The boot with grants locked off, in OUTDIR/grant-off/
 if [ -z "$test" ] && grep -qx lsm_map_create "$tests_o/order" &&
