@@ -193,10 +193,10 @@ $(VERDICT): ci/verdict.c
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 # A run failed by a kernel report gets its trace decoded (tools/decode.sh).
-verdict: $(VERDICT) ## parse the serial log: summary, KTAP and JUnit in build/ci/; decode a kernel report's trace
+verdict: $(VERDICT) ## parse the serial log: summary, KTAP, JUnit and JSON in build/ci/; decode a kernel report's trace
 	@mkdir -p $(CI_O)
 	@status=0; $(VERDICT) --splats ci/splats --ktap $(CI_O)/results.ktap \
-		--junit $(CI_O)/results.xml \
+		--junit $(CI_O)/results.xml --json $(CI_O)/results.json \
 		$(SERIAL_LOG) > $(CI_O)/summary || status=$$?; \
 	cat $(CI_O)/summary; \
 	if grep -q '^verdict: FAIL: kernel ' $(CI_O)/summary; then \

@@ -3,7 +3,7 @@
  * verdict - decide PASS/FAIL from a QEMU serial console log that holds
  * kernel messages and the KTAP (version 1) output of the initramfs init.
  *
- * Usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] LOG
+ * Usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] [--json OUT.json] LOG
  * Exit status: 0 PASS, 1 FAIL, 2 usage or I/O error.
  *
  * The log is untrusted: lines of any length, NUL bytes, CRLF and binary
@@ -1090,27 +1090,41 @@ static void print_tree(const struct node *n, int depth)
 		print_tree(n->kids[i], depth + 1);
 }
 
+/* Planned top-level tests that have no result line */
+static size_t missing_tests(const struct state *st)
+{
+	const struct node *root = &st->root;
+
+	return root->plan > (long)root->nkids ? root->plan - root->nkids : 0;
+}
+
+/* The run's counts: a missing test fails, and so does a failed run */
+static struct counts run_counts(const struct state *st, int cat)
+{
+	struct counts t = tally(&st->root);
+
+	t.fail += missing_tests(st);
+	if (cat && !t.fail)
+		t.fail = 1;
+	return t;
+}
+
 static void print_summary(const struct state *st, int cat)
 {
 	const struct node *root = &st->root;
 	const struct ctx *c = context(st, cat);
-	struct counts t = tally(root);
-	size_t i, missing = 0;
+	struct counts t = run_counts(st, cat);
+	size_t i, missing = missing_tests(st);
 
 	for (i = 0; i < root->nkids; i++)
 		print_tree(root->kids[i], 0);
-	if (root->plan > (long)root->nkids) {
-		missing = root->plan - root->nkids;
+	if (missing)
 		printf("FAIL %zu planned test(s) without a result line\n", missing);
-	}
 	print_failed(root);
 	if (c && ctx_count(c))
 		printf("--- console (%s):\n", cat > 3 ? "last lines" : "context");
 	for (i = 0; c && i < ctx_count(c); i++)
 		printf("    %s\n", ctx_get(c, i));
-	t.fail += missing;
-	if (cat && !t.fail)
-		t.fail = 1;
 	printf("%zu passed, %zu failed, %zu skipped\n", t.pass, t.fail, t.skip);
 }
 
@@ -1235,6 +1249,104 @@ static void junit_boot(FILE *f, const struct ctx *c, const char *reason)
 		putc('\n', f);
 	}
 	fputs("</failure>\n    </testcase>\n  </testsuite>\n", f);
+}
+
+/* A JSON string; invalid UTF-8 becomes U+FFFD. */
+static void json_puts(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n, i;
+
+	putc('"', f);
+	while (s && *s) {
+		n = *s >= 0x80 ? utf8_len(s) : 1;
+		if (!n)
+			fputs("\\ufffd", f);
+		else if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\u%04x", *s);
+		else
+			for (i = 0; i < n; i++)
+				putc(s[i], f);
+		s += n ? n : 1;
+	}
+	putc('"', f);
+}
+
+static void json_counts(FILE *f, struct counts c)
+{
+	fprintf(f, "{\"passed\": %zu, \"failed\": %zu, \"skipped\": %zu}",
+		c.pass, c.fail, c.skip);
+}
+
+/* One test and its subtests; result as in the summary's tree */
+static void json_node(FILE *f, const struct node *n, int depth)
+{
+	struct counts c = tally(n);
+	size_t i;
+
+	fprintf(f, "%*s{\"name\": ", 2 * depth, "");
+	json_puts(f, n->name);
+	fprintf(f, ", \"result\": \"%s\"", c.fail ? "fail" :
+		n->status == ST_SKIP ? "skip" : "pass");
+	if (n->unfinished)
+		fputs(", \"no_result_line\": true", f);
+	if (n->skip) {
+		fputs(", \"skip_reason\": ", f);
+		json_puts(f, n->skip);
+	}
+	if (n->ndiag) {
+		fputs(", \"diagnostics\": [", f);
+		for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++) {
+			fputs(i ? ", " : "", f);
+			json_puts(f, n->diag[i]);
+		}
+		putc(']', f);
+	}
+	if (n->nkids) {
+		fputs(", \"counts\": ", f);
+		json_counts(f, c);
+		fputs(", \"subtests\": [\n", f);
+		for (i = 0; i < n->nkids; i++) {
+			json_node(f, n->kids[i], depth + 1);
+			fputs(i + 1 < n->nkids ? ",\n" : "\n", f);
+		}
+		fprintf(f, "%*s]", 2 * depth, "");
+	}
+	putc('}', f);
+}
+
+/*
+ * The results as JSON: verdict ("PASS" or "FAIL"), reason (empty on a
+ * pass), counts (as the summary's last line), planned (the top-level
+ * plan, -1 if none) and tests (each with name, result "pass", "fail" or
+ * "skip", and where they apply no_result_line, skip_reason, diagnostics,
+ * counts and subtests).
+ */
+static int write_json(const struct state *st, const char *file, int cat,
+		      const char *reason)
+{
+	FILE *f = fopen(file, "w");
+	size_t i;
+	int err;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\"verdict\": \"%s\", \"reason\": ", cat ? "FAIL" : "PASS");
+	json_puts(f, reason);
+	fputs(", \"counts\": ", f);
+	json_counts(f, run_counts(st, cat));
+	fprintf(f, ", \"planned\": %ld, \"tests\": [\n", st->root.plan);
+	for (i = 0; i < st->root.nkids; i++) {
+		json_node(f, st->root.kids[i], 1);
+		fputs(i + 1 < st->root.nkids ? ",\n" : "\n", f);
+	}
+	fputs("]}\n", f);
+	err = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
 }
 
 static int write_junit(const struct state *st, const char *file, int cat,
@@ -1389,7 +1501,7 @@ static int load_splats(struct splats *sp, const char *file)
 }
 
 struct opts {
-	const char *ktap, *junit, *log, *splats;
+	const char *ktap, *junit, *json, *log, *splats;
 };
 
 static int fail_io(const char *what, int err)
@@ -1415,6 +1527,12 @@ static int finish(struct state *st, const struct opts *o)
 
 		if (err)
 			return fail_io(o->junit, err);
+	}
+	if (o->json) {
+		int err = write_json(st, o->json, cat, reason);
+
+		if (err)
+			return fail_io(o->json, err);
 	}
 	return cat ? 1 : 0;
 }
@@ -1500,6 +1618,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		a = argv[i];
 		if (option(argv, argc, &i, "ktap", &o->ktap) ||
 		    option(argv, argc, &i, "junit", &o->junit) ||
+		    option(argv, argc, &i, "json", &o->json) ||
 		    option(argv, argc, &i, "splats", &o->splats))
 			continue;
 		if ((a[0] != '-' || !a[1]) && !o->log)
@@ -1512,13 +1631,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, NULL, SPLATS_FILE };
+	struct opts o = { .splats = SPLATS_FILE };
 	struct splats sp = { NULL, 0, 0 };
 	FILE *in;
 	int ret;
 
 	if (parse_args(argc, argv, &o)) {
-		fputs("usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] LOG\n"
+		fputs("usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] [--json OUT.json] LOG\n"
 		      "  --splats: kernel report rules (default: " SPLATS_FILE ")\n",
 		      stderr);
 		return 2;

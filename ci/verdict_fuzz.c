@@ -33,7 +33,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct opts o = { "/dev/null", "/dev/null", "fuzz input", NULL };
+	struct opts o = {
+		.ktap = "/dev/null", .junit = "/dev/null", .json = "/dev/null",
+		.log = "fuzz input",
+	};
 	FILE *in;
 
 	if (!size)

@@ -88,15 +88,34 @@ check_fixture() {
 	xml_ok "$tmp/out.xml" || echo "JUnit output is not well-formed XML"
 }
 
-# check_outputs NAME RC: --ktap and --junit files for one fixture
+# json_problems FILE RC SUMMARY: the --json file is JSON, its verdict is
+# the exit code's, and its counts are the summary's last line
+json_problems() {
+	python3 -c 'import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError as e:
+    sys.exit("--json file is not JSON: %s" % e)
+want = "PASS" if sys.argv[2] == "0" else "FAIL"
+if d["verdict"] != want:
+    print("--json verdict %s, expected %s" % (d["verdict"], want))
+c = d["counts"]
+last = open(sys.argv[3]).read().splitlines()[-1]
+got = "%d passed, %d failed, %d skipped" % (c["passed"], c["failed"], c["skipped"])
+if got != last:
+    print("--json counts \"%s\", the summary says \"%s\"" % (got, last))' "$@" 2>&1
+}
+
+# check_outputs NAME RC: --ktap, --junit and --json files for one fixture
 check_outputs() {
-	rm -f "$tmp/o.ktap" "$tmp/o.xml"
+	rm -f "$tmp/o.ktap" "$tmp/o.xml" "$tmp/o.json"
 	rc=0
 	"$bin" --splats "$splats" --ktap "$tmp/o.ktap" --junit "$tmp/o.xml" \
-		"$fixtures/$1.log" >/dev/null 2>&1 || rc=$?
+		--json "$tmp/o.json" "$fixtures/$1.log" >"$tmp/o.out" 2>&1 || rc=$?
 	[ "$rc" = "$2" ] || echo "exit code $rc, expected $2"
 	[ -s "$tmp/o.ktap" ] || echo "--ktap file missing or empty"
 	[ -s "$tmp/o.xml" ] || echo "--junit file missing or empty"
+	json_problems "$tmp/o.json" "$rc" "$tmp/o.out"
 	[ -s "$tmp/o.ktap" ] || return 0
 	[ "$(head -n 1 "$tmp/o.ktap")" = "KTAP version 1" ] ||
 		echo "--ktap file does not start with 'KTAP version 1'"
