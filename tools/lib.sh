@@ -67,3 +67,15 @@ require_clean() {
 	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] ||
 		die "$1 has uncommitted changes; commit or stash them first"
 }
+
+# From the results file of verdict --json ($1): "PASS" or "FAIL: reason"
+# with counts "P passed, F failed, S skipped" when $2 is "counts".
+verdict_json() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+if sys.argv[2:] == ["counts"]:
+    c = d["counts"]
+    print("%d passed, %d failed, %d skipped" % (c["passed"], c["failed"], c["skipped"]))
+else:
+    print(d["verdict"] + (": " + d["reason"] if d["reason"] else ""))' "$@"
+}

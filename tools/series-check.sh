@@ -57,7 +57,7 @@ for c in $(git -C "$tree" rev-parse --short base) \
 	125:*kernel*) build=FAIL tests=-; failed=1 ;;
 	*) build=ok tests=FAIL; failed=1 ;;
 	esac
-	counts=$(tail -n 1 "$out/$c/verdict.txt" 2>/dev/null | grep -E '^[0-9]+ passed' || true)
+	counts=$(verdict_json "$out/$c/results.json" counts 2> /dev/null || true)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$subject" "$build" "$cp" \
 		"$tests${counts:+ ($counts)}" "$(($(date +%s) - start)) s" >> "$out/table"
 	note "$c $subject: build $build, checkpatch $cp, tests $tests ($result)"

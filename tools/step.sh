@@ -22,6 +22,9 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+STAGE=step
+# shellcheck source=tools/lib.sh
+. "$top/tools/lib.sh"
 out=$1
 test=${2:-}
 mkdir -p "$out"
@@ -72,7 +75,8 @@ while :; do
 	if [ -n "$test" ] && grep -q "# no subtest named" "$out/serial.log"; then
 		untestable "no subtest '${test#*/}' of ${test%%/*} at this commit"
 	fi
-	line=$(sed -n 's/^verdict: //p' "$out/verdict.txt" | head -n 1)
+	line=$(verdict_json "$out/results.json" 2> /dev/null) ||
+		untestable "verdict wrote no results file (see $out/verdict.txt)"
 	[ $status -ne 0 ] || break
 	# The test's own KTAP block, or for the whole suite any test's
 	if ! grep -q "^ *# Subtest: ${test%%/*}" "$out/serial.log"; then
