@@ -69,8 +69,11 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	@mkdir -p $(CI_O); : > $(CI_O)/times
 	@for s in $(STAGES); do \
 		start=$$(date +%s); \
+		[ -z "$$GITHUB_ACTIONS" ] || echo "::group::make $$s"; \
 		$(MAKE) --no-print-directory $$s || { \
+			[ -z "$$GITHUB_ACTIONS" ] || echo "::endgroup::"; \
 			echo "ci: stage '$$s' failed (see above)"; exit 1; }; \
+		[ -z "$$GITHUB_ACTIONS" ] || echo "::endgroup::"; \
 		echo "$$s $$(($$(date +%s) - start))" >> $(CI_O)/times; \
 	done; \
 	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
@@ -83,7 +86,7 @@ FRESH_HOME := $(abspath $(B)/home)
 FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 	PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-	$(foreach v,ACCEL BOOT_TIMEOUT KVM_PROBE CI,$(if $($(v)),$(v)=$($(v))))
+	$(foreach v,ACCEL BOOT_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS,$(if $($(v)),$(v)=$($(v))))
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
