@@ -22,6 +22,7 @@ TESTS_O := $(B)/tests-debug
 CI_O := $(B)/ci-debug
 FRAGMENT += ci/debug.config
 export BOOT_TIMEOUT ?= 3600
+export IDLE_TIMEOUT ?= 1800
 else ifneq ($(KCONFIG),)
 $(error KCONFIG=$(KCONFIG): the only other kernel config is KCONFIG=debug)
 endif
@@ -55,7 +56,7 @@ export CCACHE_NOHASHDIR := 1
 STAGES := deps import config kernel tests initramfs boot verdict expect grant-off
 
 # The unpatched kernel, for ci-base: build/linux at 'base', built apart.
-BASE_OBJ := $(B)/kernel-base
+BASE_OBJ := $(B)/kernel-base$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
@@ -86,7 +87,7 @@ FRESH_HOME := $(abspath $(B)/home)
 FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 	PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-	$(foreach v,ACCEL BOOT_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS,$(if $($(v)),$(v)=$($(v))))
+	$(foreach v,ACCEL BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS,$(if $($(v)),$(v)=$($(v))))
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.

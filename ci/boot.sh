@@ -21,7 +21,8 @@
 # runs in the foreground with no timeout; Ctrl-A X stops it.
 #
 # usage: boot.sh BZIMAGE INITRAMFS LOG|- [EXTRA KERNEL ARGS]
-# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  IDLE_TIMEOUT=300 (0: none)
+# env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  IDLE_TIMEOUT=660 (0: none;
+#        longer than the init's 600 s test timeout, which names the test)
 #        KVM_PROBE=5  ACCEL_CACHE=FILE
 #        SMP=2 (vCPUs)  QEMU_EXTRA= (more QEMU options, e.g. make bench's
 #        -icount, which takes TCG)
@@ -37,7 +38,7 @@ log=$3
 shift 3
 accel=${ACCEL:-auto}
 timeout=${BOOT_TIMEOUT:-900}
-idle=${IDLE_TIMEOUT:-300}
+idle=${IDLE_TIMEOUT:-660}
 probe=${KVM_PROBE:-5}
 
 [ -f "$kernel" ] || die "$kernel is missing; run make kernel"
@@ -68,6 +69,7 @@ start_qemu() {
 	done > "$log.cmdline"
 	echo >> "$log.cmdline"
 	: > "$log"
+	rm -f "$log.status"
 	"$@" 2> "$log.stderr" &
 	pid=$!
 }
@@ -108,7 +110,15 @@ stop_qemu() {
 }
 
 pid=
-trap '[ -z "$pid" ] || stop_qemu; exit 130' INT TERM
+# An interrupted boot says so in its status file.
+interrupted() {
+	[ -z "$pid" ] || stop_qemu
+	[ "$log" = - ] || echo "exit=interrupted" > "$log.status"
+	exit "$1"
+}
+trap 'interrupted 129' HUP
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
 
 cache=${ACCEL_CACHE:-}
 if [ "$accel" = auto ] && [ -n "$cache" ] && [ -s "$cache" ]; then
@@ -135,7 +145,9 @@ if [ "$accel" = kvm ] && [ "$probing" = yes ]; then
 		sleep 1
 		n=$((n + 1))
 	done
-	if [ ! -s "$log" ]; then
+	# Still running and silent: KVM hangs here. (A QEMU that exited is
+	# reported below, and keeps the cache as it is.)
+	if [ ! -s "$log" ] && kill -0 "$pid" 2> /dev/null; then
 		stop_qemu
 		note "no kernel output under KVM within $probe s: falling back to TCG (ACCEL=kvm forces KVM)"
 		accel=tcg
@@ -143,9 +155,6 @@ if [ "$accel" = kvm ] && [ "$probing" = yes ]; then
 	fi
 fi
 note "QEMU running with $accel, serial console in $log"
-if [ "$probing" = yes ] && [ -n "$cache" ]; then
-	echo "$accel" > "$cache"
-fi
 
 # A line of its own, even when the guest's output stopped mid-line
 ci_boot() {
@@ -159,7 +168,8 @@ if wait_qemu; then
 	status=0
 	wait "$pid" || status=$?
 	if [ "$status" -ne 0 ]; then
-		reason="QEMU failed: exit status $status: $(head -n 1 "$log.stderr")"
+		# QEMU's error is its last line; warnings come before it
+		reason="QEMU failed: exit status $status: $(grep . "$log.stderr" | tail -n 1)"
 		ci_boot "$reason"
 	fi
 else
@@ -169,5 +179,9 @@ else
 	ci_boot "$reason"
 fi
 pid=
+# The probe's answer, unless QEMU itself failed (that says nothing of KVM)
+case $status in
+0 | killed) [ "$probing" = no ] || [ -z "$cache" ] || echo "$accel" > "$cache" ;;
+esac
 printf 'accel=%s\nexit=%s\nseconds=%s\nreason=%s\n' "$accel" "$status" \
 	"$(($(date +%s) - started))" "$reason" > "$log.status"

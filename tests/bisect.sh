@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Proof that make bisect finds a bad commit and is not misled on the
-# way: a throw-away branch of patches 1-3, then a commit that does not
-# build and one that fixes it (a step there must be skipped, not called
-# bad), a commit that makes the test fail on the first try of each step
-# (a flaky test: with TRIES=2 its step passes on the second), and a
-# commit that drops the unprivileged_bpf_disabled check of map creation;
-# that commit must be named as the first bad commit for
-# smoke/unpriv_refused_hash. The
+# way: a throw-away branch of patches 1-3, then a commit that makes the
+# test fail on the first try of each step (a flaky test: with TRIES=2 its
+# step passes on the second), a commit that changes a comment, a commit
+# that does not build and one that fixes it (that step must be skipped,
+# not called bad), and a commit that drops the unprivileged_bpf_disabled
+# check of map creation; that commit must be named as the first bad
+# commit for smoke/unpriv_refused_hash, and the steps at the flaky and the
+# unbuildable commits must have said so (git bisect visits both, in this
+# order of commits). The
 # branch stops there: the later patches change include/linux/security.h,
 # and with a cold ccache each step through them rebuilt most of the
 # kernel (17 minutes for the proof, in a make check of 45). Needs build/linux imported (make import).
@@ -45,16 +47,18 @@ on_exit cleanup
 # The throw-away branch
 syscall=$tree/kernel/bpf/syscall.c
 git -C "$tree" checkout -q -B "$branch" "$third"
-echo '#error bisect proof: this commit does not build' >> "$syscall"
-harness_git -C "$tree" commit -q -a -m "$nobuild_subject"
-sed -i '$d' "$syscall"
-harness_git -C "$tree" commit -q -a -m "FIX: build again"
 sed -i '/^static int map_create_check_perms/,/^{/{
 	/^{/a\
 	if (strstr(saved_command_line, "ci.try=1"))\
 		return 0;
 }' "$syscall"
 harness_git -C "$tree" commit -q -a -m "$flaky_subject"
+echo '/* bisect proof: a comment */' >> "$syscall"
+harness_git -C "$tree" commit -q -a -m "COMMENT: a comment"
+echo '#error bisect proof: this commit does not build' >> "$syscall"
+harness_git -C "$tree" commit -q -a -m "$nobuild_subject"
+sed -i '$d' "$syscall"
+harness_git -C "$tree" commit -q -a -m "FIX: build again"
 sed -i '/^static int map_create_check_perms/,/^}/{
 	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
 }' "$tree/kernel/bpf/syscall.c"
@@ -66,7 +70,10 @@ make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
 	TEST=smoke/unpriv_refused_hash TRIES=2 > "$top/build/bisect-proof.log" 2>&1 || true
 cat "$top/build/bisect-proof.log"
 echo "# bisect took $(($(date +%s) - start)) s"
-if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$top/build/bisect-proof.log" &&
+log=$top/build/bisect-proof.log
+if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$log" &&
+   grep -q "^  [0-9a-f]* $nobuild_subject: untestable: the kernel does not build" "$log" &&
+   grep -q "^  [0-9a-f]* $flaky_subject: PASS (on try 2 of 2: flaky)$" "$log" &&
    [ "$(current_head "$tree")" = "$back" ]; then
 	echo "ok 1 bisect_names_breaking_commit"
 	echo "1 passed, 0 failed"

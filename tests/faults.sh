@@ -47,7 +47,7 @@ extra() {
 	case $1 in
 	kill) echo "# ci-fault: test binary killed by signal 9" ;;
 	kmsg) echo "ci-fault: a kernel message between KTAP lines" ;;
-	fake) echo "# ci-fault: exit status 1, but its last line is: ok 1 ci-fault" ;;
+	fake) echo "# ci-fault: exit status 1, but its result line is: ok 1 ci-fault" ;;
 	esac
 }
 

@@ -15,6 +15,9 @@ STAGE=bisect
 if [ $# -ne 5 ] || [ -z "$3" ] || [ -z "$4" ] || [ -z "$5" ]; then
 	die "usage: make bisect GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]"
 fi
+case ${TRIES:-1} in
+'' | *[!0-9]* | 0*) die "TRIES=$TRIES is not a count of tries (1 or more)" ;;
+esac
 tree=$1
 overlay=$2
 test=$5

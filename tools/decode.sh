@@ -25,7 +25,7 @@ script=$src/scripts/decode_stacktrace.sh
 [ -f "$vmlinux" ] || die "$vmlinux is missing: no trace decoded (build the kernel that ran)"
 command -v addr2line > /dev/null || die "addr2line is missing; apt-get install binutils"
 
-at=$(grep -nE 'Call Trace:|cut here' "$log" | head -n 1 | cut -d: -f1)
+at=$(grep -anE 'Call Trace:|cut here' "$log" | head -n 1 | cut -d: -f1)
 if [ -z "$at" ]; then
 	note "no 'Call Trace:' in $log: nothing to decode"
 	exit 0
@@ -34,4 +34,4 @@ from=$((at > 20 ? at - 20 : 1))
 sed -n "${from},$((at + 80))p" "$log" | "$script" "$vmlinux" "$src" > "$out" 2> /dev/null ||
 	die "decode_stacktrace.sh failed on $log"
 echo "--- the first kernel report's trace, decoded (all of it: $out):"
-grep -E '\([^ ()]+:[0-9]+\)' "$out" | head -n 40 | sed 's/^/    /'
+grep -aE '\([^ ()]+:[0-9]+\)' "$out" | head -n 40 | sed 's/^/    /'

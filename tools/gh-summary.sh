@@ -41,14 +41,20 @@ if d["reason"]:
 print("%d passed, %d failed, %d skipped\n" % (c["passed"], c["failed"], c["skipped"]))
 print("| test | result | note |\n| --- | --- | --- |")
 
+def esc(s, prop=False):
+    s = s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return s.replace(":", "%3A").replace(",", "%2C") if prop else s
+
 def walk(t, path):
     name = path + t["name"]
     note = t.get("skip_reason") or ("no result line" if t.get("no_result_line") else "")
-    if t["result"] == "fail" and not t.get("subtests"):
+    kids_failed = any(s["result"] == "fail" for s in t.get("subtests", []))
+    # a failed leaf, or a failed test none of whose subtests failed
+    if t["result"] == "fail" and not kids_failed:
         diag = "; ".join(t.get("diagnostics", [])[:3])
         note = note or diag
-        msg = (diag or "not ok").replace("%", "%25").replace("\n", "%0A")
-        sys.stderr.write("::error title=%s: %s failed::%s\n" % (title, name, msg))
+        sys.stderr.write("::error title=%s::%s\n" %
+                         (esc("%s: %s failed" % (title, name), True), esc(diag or "not ok")))
     print("| %s | %s | %s |" % (name, mark[t["result"]], note.replace("|", "\\|")))
     for s in t.get("subtests", []):
         walk(s, name + "/")

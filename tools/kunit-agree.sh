@@ -32,7 +32,9 @@ kunit_counts() {
 			for (i = 1; i <= NF; i++) {
 				split($i, kv, ": "); gsub(/ /, "", kv[1]); n[kv[1]] = kv[2]
 			}
-			printf "%d %d %d\n", n["passed"], n["failed"] + n["crashed"], n["skipped"]
+			# errors: lines kunit.py could not read, which ours never has
+			printf "%d %d %d%s\n", n["passed"], n["failed"] + n["crashed"], n["skipped"], \
+				n["errors"] ? " (" n["errors"] " errors)" : ""
 		}'
 }
 

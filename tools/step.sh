@@ -14,8 +14,10 @@
 #
 # A failing run is tried again up to TRIES times in all (default 1), each
 # a boot of its own with ci.try=N on the kernel command line; the step
-# fails only if every try failed, so that a flaky test does not make a
-# good commit bad. Try N's logs are OUTDIR/serial.log and verdict.txt
+# fails only if every try failed and one of them reached the test (the
+# init's "# ci-init: running NAME" line), so that a flaky test does not
+# make a good commit bad. A TRIES that is not a count exits 255, which
+# stops git bisect run. Try N's logs are OUTDIR/serial.log and verdict.txt
 # (the last try), and OUTDIR/try-N/ for the tries before it.
 #
 # usage: step.sh OUTDIR [TEST[/SUBTEST]]
@@ -61,9 +63,16 @@ fi
 
 tries=${TRIES:-1}
 case $tries in
-'' | *[!0-9]* | 0*) echo "TRIES=$tries is not a count of tries" >&2; exit 2 ;;
+'' | *[!0-9]* | 0*)
+	# 255 stops git bisect run: a bad TRIES must not make commits bad
+	echo "TRIES=$tries is not a count of tries" >&2
+	exit 255
+	;;
 esac
+# Marks the init prints as it starts a test: the selected one, or any
+marker="^# ci-init: running ${test:+${test%%/*}\$}"
 try=1
+reached=
 while :; do
 	phase_start
 	make --no-print-directory boot CI_O="$out" SERIAL_LOG="$out/serial.log" \
@@ -78,13 +87,13 @@ while :; do
 	line=$(verdict_json "$out/results.json" 2> /dev/null) ||
 		untestable "verdict wrote no results file (see $out/verdict.txt)"
 	[ $status -ne 0 ] || break
-	# The test's own KTAP block, or for the whole suite any test's
-	if ! grep -q "^ *# Subtest: ${test%%/*}" "$out/serial.log"; then
-		untestable "the guest failed before the test ran: $line"
-	fi
+	! grep -q "$marker" "$out/serial.log" || reached=$line
 	if [ "$try" -ge "$tries" ]; then
-		[ "$tries" -eq 1 ] || line="$line (all $tries tries failed)"
-		echo "$line"
+		# No try reached the test: the commit says nothing about it.
+		[ -n "$reached" ] ||
+			untestable "the guest failed before the test ran: $line"
+		[ "$tries" -eq 1 ] || reached="$reached (all $tries tries failed)"
+		echo "$reached"
 		exit 1
 	fi
 	mkdir -p "$out/try-$try"

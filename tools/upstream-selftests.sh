@@ -284,7 +284,7 @@ for k in base tip; do
 	mkdir -p "$out/$k"
 	rm -f "$out/$k/results.tsv"
 	t0=$(date +%s)
-	BOOT_TIMEOUT=${BOOT_TIMEOUT:-3600} "$here/ci/boot.sh" "$bz" \
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-3600} IDLE_TIMEOUT=${IDLE_TIMEOUT:-0} "$here/ci/boot.sh" "$bz" \
 		"$out/initramfs.cpio" "$out/$k/serial.log" loglevel=1
 	parse "$out/$k/serial.log" "$out/obj/test_verifier.names" \
 		> "$out/$k/results.tsv.tmp" ||
