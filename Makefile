@@ -53,7 +53,7 @@ export CCACHE_DIR ?= $(abspath $(B)/ccache)
 # share cache entries: kbuild's paths are relative to the build directory.
 export CCACHE_NOHASHDIR := 1
 
-STAGES := deps import config kernel tests initramfs boot verdict expect grant-off
+STAGES := deps import config kernel guest-tests initramfs boot verdict expect grant-off
 
 # The unpatched kernel, for ci-base: build/linux at 'base', built apart.
 BASE_OBJ := $(B)/kernel-base$(if $(KCONFIG),-$(KCONFIG))
@@ -152,12 +152,13 @@ $(KOBJ)/.config: $(FRAGMENT) tools/config.sh
 kernel: config ## build bzImage out of tree, in build/kernel
 	+$(KMAKE) bzImage
 
-tests: ## build the test binaries against the kernel's vmlinux.h
-	+$(MAKE) --no-print-directory -f initramfs/Makefile tests \
+# guest-tests, not tests: tests/ holds the harness's own tests.
+guest-tests: ## build the guest's test binaries against the kernel's vmlinux.h
+	+$(MAKE) --no-print-directory -f initramfs/Makefile guest-tests \
 		O=$(abspath $(TESTS_O)) KSRC=$(abspath $(KSRC)) \
 		VMLINUX=$(abspath $(VMLINUX))
 
-initramfs: tests ## pack busybox, the tests and the init into build/initramfs.cpio
+initramfs: guest-tests ## pack busybox, the guest tests, the tools and the init into build/initramfs.cpio
 	+$(MAKE) --no-print-directory -f initramfs/Makefile initramfs \
 		O=$(abspath $(TESTS_O)) KSRC=$(abspath $(KSRC)) \
 		VMLINUX=$(abspath $(VMLINUX)) INITRAMFS=$(abspath $(INITRAMFS))

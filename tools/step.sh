@@ -54,7 +54,7 @@ make --no-print-directory kernel > "$out/kernel.log" 2>&1 ||
 	untestable "the kernel does not build (see $out/kernel.log)"
 phase_end kernel
 phase_start
-make --no-print-directory tests initramfs > "$out/tests.log" 2>&1 ||
+make --no-print-directory guest-tests initramfs > "$out/tests.log" 2>&1 ||
 	untestable "the tests do not build (see $out/tests.log)"
 phase_end tests
 if [ -n "$test" ] && ! grep -qx "${test%%/*}" "$tests_o/order"; then
