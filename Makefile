@@ -58,9 +58,10 @@ STAGES := deps import config kernel guest-tests initramfs boot verdict expect gr
 # The unpatched kernel, for ci-base: build/linux at 'base', built apart.
 BASE_OBJ := $(B)/kernel-base$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
+BASE_SRC := $(B)/linux-base
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck shell gdb
+	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck shell gdb kernel-base
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -119,9 +120,13 @@ KUNIT_LOGS = $(SERIAL_LOG) $(GRANT_OFF_CI)/serial.log $(BASE_CI)/serial.log \
 check-kunit: $(VERDICT) ## count the results of make check's logs with kunit.py parse too; they must agree
 	tools/kunit-agree.sh $(KSRC) $(VERDICT) $(KUNIT_LOGS)
 
-ci-base: initramfs ## the same tests on the kernel at 'base': as ci/base.expect says
-	tools/at-commit.sh $(KSRC) base $(MAKE) --no-print-directory kernel \
-		KOBJ=$(BASE_OBJ)
+# base is built from a worktree of its own, so that building it changes no
+# file of build/linux, and the next make ci recompiles nothing.
+kernel-base: ## the kernel at 'base', from the worktree build/linux-base, in build/kernel-base
+	tools/worktree.sh $(KSRC) base $(BASE_SRC)
+	$(MAKE) --no-print-directory kernel KSRC=$(BASE_SRC) KOBJ=$(BASE_OBJ)
+
+ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/base.expect says
 	$(MAKE) --no-print-directory boot verdict CI_O=$(BASE_CI) VMLINUX=$(BASE_OBJ)/vmlinux \
 		BZIMAGE=$(BASE_OBJ)/arch/x86/boot/bzImage SERIAL_LOG=$(BASE_CI)/serial.log
 	tools/expect.sh $(BASE_CI)/results.ktap ci/base.expect
