@@ -55,15 +55,18 @@ static int do_panic(void)
 static int do_oom(void)
 {
 	const size_t chunk = 1 << 20;
+	size_t mib;
 
 	printf("    # allocating until the OOM killer stops this process\n");
-	fflush(stdout);
-	for (;;) {
+	/* a line every 64 MiB: a slow guest is not taken for a hung one */
+	for (mib = 1;; mib++) {
 		char *p = malloc(chunk);
 
 		if (!p)
 			break;
 		memset(p, 0x5a, chunk);
+		if (!(mib % 64))
+			printf("    # %zu MiB\n", mib);
 	}
 	printf("    # malloc failed before the OOM killer came\n");
 	return 2;
