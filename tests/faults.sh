@@ -25,7 +25,7 @@ done
 
 # A hang must end well before the boot timeout: every guest here is
 # stopped after IDLE seconds of silence.
-IDLE=20
+IDLE=45
 HANG_BOUND=120
 
 # NAME|KERNEL ARGS|ENV for boot.sh|extended regex the verdict's first line
