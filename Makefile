@@ -55,7 +55,8 @@ export CCACHE_NOHASHDIR := 1
 
 STAGES := deps import config kernel guest-tests initramfs boot verdict expect grant-off
 
-# The unpatched kernel, for ci-base: build/linux at 'base', built apart.
+# The unpatched kernel, for ci-base: 'base', from a worktree of its own
+# (make kernel-base), built apart.
 BASE_OBJ := $(B)/kernel-base$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/linux-base

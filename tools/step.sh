@@ -78,6 +78,7 @@ while :; do
 	make --no-print-directory boot CI_O="$out" SERIAL_LOG="$out/serial.log" \
 		KERNEL_ARGS="ci.try=$try${test:+ ci.test=$test}" > "$out/boot.log" 2>&1
 	phase_end boot
+	rm -f "$out/results.json"	# no try reads an earlier try's results
 	make --no-print-directory verdict CI_O="$out" SERIAL_LOG="$out/serial.log" \
 		> "$out/verdict.txt" 2>&1
 	status=$?
