@@ -27,9 +27,19 @@ else ifneq ($(KCONFIG),)
 $(error KCONFIG=$(KCONFIG): the only other kernel config is KCONFIG=debug)
 endif
 
+# STEPS=1 (tools/step.sh sets it): the worktree where bisect,
+# series-check, mutate and bench check other commits out, built apart,
+# so that the tip's tree and build stay as they are (tools/lib.sh).
+STEPS ?=
+ifneq ($(STEPS),)
+KSRC := $(B)/linux-steps
+KOBJ := $(KOBJ)-steps
+TESTS_O := $(TESTS_O)-steps
+endif
+
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 VMLINUX := $(KOBJ)/vmlinux
-INITRAMFS := $(B)/initramfs$(if $(KCONFIG),-$(KCONFIG)).cpio
+INITRAMFS := $(B)/initramfs$(if $(KCONFIG),-$(KCONFIG))$(if $(STEPS),-steps).cpio
 SERIAL_LOG := $(CI_O)/serial.log
 VERDICT := $(B)/tools/verdict
 

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/bisect.sh stopped half-way must leave build/linux as it found it:
-# on its branch, no edit in the work tree, no cherry-pick in progress, no
-# throw-away branch. Two ways to stop it: its commit refused by a
-# pre-commit hook (the tree is dirty then, as when git has no identity),
-# and SIGTERM while it bisects, after something dirtied the tree.
+# tests/bisect.sh stopped half-way must leave build/linux as it found it
+# (on its branch, no edit in the work tree), no throw-away branch, and no
+# bisect in progress in the steps worktree. Two ways to stop it: its
+# commit refused by a pre-commit hook (the worktree is dirty then, as when
+# git has no identity), and Ctrl-C (SIGINT to its whole process group)
+# while make bisect builds a step, after something dirtied the worktree.
 # Needs build/linux imported; builds and boots nothing.
 set -eu
 STAGE=tests/bisect-interrupted.sh
@@ -14,6 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tools/lib.sh"
 
 tree=$top/build/linux
+steps=$top/build/linux-steps
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
 require_clean "$tree"
@@ -24,13 +26,19 @@ on_exit 'rm -rf "$tmp"'
 
 mkdir "$tmp/hooks" "$tmp/bin"
 printf '#!/bin/sh\nexit 1\n' > "$tmp/hooks/pre-commit"
-# make, as tests/bisect.sh calls it: dirty the tree, then stop the caller.
+# make, as a bisect step calls it to build the kernel: dirty the worktree,
+# then press Ctrl-C; any other make is the real one.
+real_make=$(command -v make)
 cat > "$tmp/bin/make" <<MAKE
 #!/bin/sh
-: > '$tmp/make-ran'
-echo '/* interrupted */' >> '$tree/kernel/bpf/syscall.c'
-kill -TERM \$PPID
-exit 1
+case " \$* " in
+*" kernel "*)
+	: > '$tmp/make-ran'
+	echo '/* interrupted */' >> '$steps/kernel/bpf/syscall.c'
+	kill -INT 0
+	exit 1 ;;
+esac
+exec '$real_make' "\$@"
 MAKE
 chmod +x "$tmp/hooks/pre-commit" "$tmp/bin/make"
 
@@ -46,8 +54,8 @@ check() {
 		why="$why; HEAD is $(current_head "$tree"), not $back"
 	! git -C "$tree" rev-parse -q --verify refs/heads/bisect-proof > /dev/null ||
 		why="$why; branch bisect-proof is left"
-	! git -C "$tree" rev-parse -q --verify CHERRY_PICK_HEAD > /dev/null ||
-		why="$why; a cherry-pick is in progress"
+	[ ! -f "$(git -C "$steps" rev-parse --git-dir)/BISECT_LOG" ] ||
+		why="$why; $steps is still bisecting"
 	if [ -z "$why" ]; then
 		echo "ok $n $2"
 	else
@@ -64,9 +72,11 @@ GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0="$tmp/hook
 	"$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
 check $status commit_refused_leaves_tree_clean
 status=0
-PATH=$tmp/bin:$PATH "$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
-# It must have got as far as the bisect, past its commits and cherry-picks.
+# A process group of its own, as a shell gives a command: kill 0 reaches
+# it all, and not this script.
+PATH=$tmp/bin:$PATH setsid -w "$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
+# It must have got as far as a bisect step, past its commits.
 [ -f "$tmp/make-ran" ] || status=0
-check $status sigterm_leaves_tree_clean
+check $status ctrl_c_leaves_tree_clean
 echo "$((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

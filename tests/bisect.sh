@@ -13,9 +13,11 @@
 # order of commits). The
 # branch stops there: the later patches change include/linux/security.h,
 # and with a cold ccache each step through them rebuilt most of the
-# kernel (17 minutes for the proof, in a make check of 45). Needs build/linux imported (make import).
-# However it ends, build/linux is left as it was found: on its branch,
-# clean, with no throw-away branch (tests/bisect-interrupted.sh checks).
+# kernel (17 minutes for the proof, in a make check of 45). Needs
+# build/linux imported (make import). The branch is made in the steps
+# worktree (tools/lib.sh), where make bisect runs too: build/linux is
+# never touched, and however the proof ends, no throw-away branch is left
+# (tests/bisect-interrupted.sh checks).
 set -eu
 STAGE=tests/bisect.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +32,6 @@ flaky_subject="FLAKY: map creation unchecked on the first try of a step"
 
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
-require_clean "$tree"
 ! git -C "$tree" rev-parse -q --verify "refs/heads/$branch" > /dev/null ||
 	die "$tree has a branch $branch left by an older harness; delete it: git -C $tree branch -D $branch"
 back=$(current_head "$tree")
@@ -38,32 +39,31 @@ back=$(current_head "$tree")
 third=$(git -C "$tree" rev-list --reverse "base..$back" | sed -n 3p)
 [ -n "$third" ] || die "the series ($back) has fewer than 3 commits"
 
-cleanup() {
-	restore_tree "$tree" "$back"
-	git -C "$tree" branch -q -D "$branch" 2> /dev/null || true
-}
-on_exit cleanup
+on_exit 'git -C "$tree" branch -q -D "$branch" 2> /dev/null || true'
 
-# The throw-away branch
-syscall=$tree/kernel/bpf/syscall.c
-git -C "$tree" checkout -q -B "$branch" "$third"
+# The throw-away branch, as commits on a detached HEAD in the worktree
+steps=$top/build/linux-steps
+steps_tree "$tree" "$third" "$steps"
+syscall=$steps/kernel/bpf/syscall.c
 sed -i '/^static int map_create_check_perms/,/^{/{
 	/^{/a\
 	if (strstr(saved_command_line, "ci.try=1"))\
 		return 0;
 }' "$syscall"
-harness_git -C "$tree" commit -q -a -m "$flaky_subject"
+harness_git -C "$steps" commit -q -a -m "$flaky_subject"
 echo '/* bisect proof: a comment */' >> "$syscall"
-harness_git -C "$tree" commit -q -a -m "COMMENT: a comment"
+harness_git -C "$steps" commit -q -a -m "COMMENT: a comment"
 echo '#error bisect proof: this commit does not build' >> "$syscall"
-harness_git -C "$tree" commit -q -a -m "$nobuild_subject"
+harness_git -C "$steps" commit -q -a -m "$nobuild_subject"
 sed -i '$d' "$syscall"
-harness_git -C "$tree" commit -q -a -m "FIX: build again"
+harness_git -C "$steps" commit -q -a -m "FIX: build again"
 sed -i '/^static int map_create_check_perms/,/^}/{
 	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
-}' "$tree/kernel/bpf/syscall.c"
-harness_git -C "$tree" commit -q -a -m "$break_subject"
-git -C "$tree" checkout -q "$back"
+}' "$syscall"
+harness_git -C "$steps" commit -q -a -m "$break_subject"
+git -C "$tree" branch "$branch" "$(git -C "$steps" rev-parse HEAD)"
+# make bisect takes the worktree's lock (fd 9) itself.
+exec 9>&-
 
 start=$(date +%s)
 make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
@@ -74,7 +74,8 @@ log=$top/build/bisect-proof.log
 if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$log" &&
    grep -q "^  [0-9a-f]* $nobuild_subject: untestable: the kernel does not build" "$log" &&
    grep -q "^  [0-9a-f]* $flaky_subject: PASS (on try 2 of 2: flaky)$" "$log" &&
-   [ "$(current_head "$tree")" = "$back" ]; then
+   [ "$(current_head "$tree")" = "$back" ] &&
+   [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 	echo "ok 1 bisect_names_breaking_commit"
 	echo "1 passed, 0 failed"
 else

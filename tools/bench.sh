@@ -13,9 +13,10 @@
 #    bpf-bench (initramfs/bench/) instead of the tests. The rates of both
 #    kernels' boots go to build/bench/hooks.csv; the table gives the tip's
 #    rate over stock's for the same call and caller.
-# 2. The harness's own: one bisect step (tools/step.sh running one test)
-#    with nothing changed, after a one-file edit of kernel/bpf/syscall.c
-#    (a compile ccache has not seen), and after reverting it (a hit).
+# 2. The harness's own: one bisect step (tools/step.sh running one test,
+#    in the steps worktree at TREE's HEAD) with nothing changed, after a
+#    one-file edit of kernel/bpf/syscall.c (a compile ccache has not
+#    seen), and after reverting it (a hit).
 # 3. Boot to verdict with the whole suite, under TCG and KVM where it
 #    works, and the stage times of the last make ci.
 # 4. A cold make ci, by stage: a clone of this repository's HEAD (what is
@@ -46,8 +47,6 @@ file=kernel/bpf/syscall.c
 base_bzimage=$top/build/kernel-base/arch/x86/boot/bzImage
 tip_bzimage=$top/build/kernel/arch/x86/boot/bzImage
 
-require_clean "$tree"
-on_exit 'git -C "$tree" checkout -q -- "$file"'
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -155,11 +154,13 @@ step() {
 		die "the $1 step failed; see $out/$1"
 }
 
+steps=$top/build/linux-steps
+steps_tree "$tree" "$(git -C "$tree" rev-parse HEAD)" "$steps"
 step warmup
 step unchanged
-echo "/* bench: $(date +%s%N) */" >> "$tree/$file"
+echo "/* bench: $(date +%s%N) */" >> "$steps/$file"
 step edited
-git -C "$tree" checkout -q -- "$file"
+git -C "$steps" checkout -q -- "$file"
 step reverted
 
 echo

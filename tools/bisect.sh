@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bisect: find the commit of the series that broke a test. git bisect run
-# in the scratch tree, each step built and tested by tools/step.sh running
-# TEST only; the tree goes back to the branch it was on at the end.
+# in the steps worktree (tools/lib.sh), each step built and tested by
+# tools/step.sh running TEST only; TREE and the tip's build stay as they
+# are, and the bisect is reset at the end, however it ends.
 #
 # usage: bisect.sh TREE OVERLAY GOOD BAD TEST[/SUBTEST]
 #   GOOD, BAD: commits of TREE, or patch names (or prefixes) from series
@@ -27,21 +28,20 @@ good=$(resolve_rev "$tree" "$overlay" "$3") ||
 	die "GOOD=$3 is neither a commit of $tree nor a patch of $overlay/series"
 bad=$(resolve_rev "$tree" "$overlay" "$4") ||
 	die "BAD=$4 is neither a commit of $tree nor a patch of $overlay/series"
-require_clean "$tree"
-[ ! -f "$(git -C "$tree" rev-parse --git-dir)/BISECT_LOG" ] ||
-	die "$tree is already bisecting; end that with: git -C $tree bisect reset"
 git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||
 	die "GOOD=$3 is not an ancestor of BAD=$4"
 
 out=$top/build/bisect
+steps=$top/build/linux-steps
+steps_tree "$tree" "$bad" "$steps"
 rm -rf "$out"
 mkdir -p "$out"
-on_exit 'git -C "$tree" bisect reset > /dev/null 2>&1 || true'
+on_exit 'git -C "$steps" bisect reset > /dev/null 2>&1 || true'
 
 note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for $test; logs in $out"
-git -C "$tree" bisect start "$bad" "$good" > /dev/null
+git -C "$steps" bisect start "$bad" "$good" > /dev/null
 # One line per step: commit, subject, what step.sh found.
-git -C "$tree" bisect run sh -c '
+git -C "$steps" bisect run sh -c '
 	c=$(git rev-parse --short HEAD)
 	printf "%s %s: " "$c" "$(git log -1 --format=%s)" >&2
 	"$0" "$1/$c" "$2" >&2' "$top/tools/step.sh" "$out" "$test" > "$out/bisect.log" 2>&1 || true

@@ -4,8 +4,9 @@
 # mutate: how well the tests pin the series down. Each file of mutants/
 # breaks the tip's kernel code in one small way (a check dropped, a
 # capability swapped, a condition inverted). For each, in order: apply it
-# to the scratch tree, build and run the whole suite (tools/step.sh), put
-# the tree back. A mutant the tests fail on is killed; one they pass with
+# to the steps worktree at main (tools/lib.sh), build and run the whole
+# suite (tools/step.sh), put the worktree back; TREE and the tip's build
+# stay as they are. A mutant the tests fail on is killed; one they pass with
 # survived: a behaviour of the series that no test checks. The unmutated
 # tip runs first: when its tests fail, no mutant's result means anything.
 #
@@ -78,18 +79,17 @@ for p in "$@"; do
 	esac
 done
 
-# Where mutant $1 applies: this repository for policy/, else TREE
+steps=$top/build/linux-steps
+# Where mutant $1 applies: this repository for policy/, else the worktree
 target() {
-	if grep -q '^diff --git a/policy/' "$1"; then echo "$top"; else echo "$tree"; fi
+	if grep -q '^diff --git a/policy/' "$1"; then echo "$top"; else echo "$steps"; fi
 }
 
-require_clean "$tree"
 git -C "$top" diff --quiet HEAD -- policy ||
 	die "policy/ has changes that are not committed; commit or stash them first"
-# shellcheck disable=SC2034 # read by the on_exit command
-back=$(current_head "$tree")
-on_exit 'restore_tree "$tree" "$back"; git -C "$top" checkout -q -- policy'
-git -C "$tree" checkout -q main
+tip=$(git -C "$tree" rev-parse main)
+steps_tree "$tree" "$tip" "$steps"
+on_exit 'git -C "$top" checkout -q -- policy'
 
 # Every mutant first, so that a stale one stops the run before a build.
 for n in $run; do
@@ -115,12 +115,12 @@ note "unmutated tip: $result, $(($(date +%s) - start)) s"
 for n in $run; do
 	name=${n%.patch}
 	patch=$(field "$dir/$n" Patch)
-	require_clean "$tree"
+	require_clean "$steps"
 	start=$(date +%s)
 	git -C "$(target "$dir/$n")" apply "$dir/$n" ||
 		die "mutants/$n does not apply to $(target "$dir/$n"); update mutants/$n to the tip"
 	result=$("$top/tools/step.sh" "$out/$name") && status=0 || status=$?
-	restore_tree "$tree" main
+	restore_tree "$steps" "$tip"
 	git -C "$top" checkout -q -- policy
 	case $status in
 	0)	if [ -n "$(field "$dir/$n" Equivalent)" ]; then
@@ -136,11 +136,6 @@ for n in $run; do
 	printf '%s\t%s\t%s\t%s\n' "$name" "$patch" "$r" "$secs" >> "$out/results.tsv"
 	note "$name (patch $patch): $r, $secs s ($result)"
 done
-# build/kernel holds the last mutant's kernel now. restore_tree rewrote
-# the files the mutants changed, so the next make kernel (the first stage
-# of make ci) rebuilds them incrementally; nothing here needs the
-# unmutated kernel, so nothing here rebuilds it.
-note "build/kernel has the last mutant's kernel until the next make kernel"
 
 echo
 awk -F'\t' 'NR == FNR { if (length($1) > w) w = length($1); next }

@@ -3,8 +3,8 @@
 #
 # range-diff: how the series changed since an earlier revision of this
 # repository, the way a reviewer reads a v2: the old kernel-overlay/ is
-# applied on 'base' in the scratch tree, then git range-diff compares it
-# with the scratch tree's branch.
+# applied on 'base' in the steps worktree (tools/lib.sh), then git
+# range-diff compares it with TREE's HEAD; TREE stays as it is.
 #
 # usage: range-diff.sh TREE OLD
 set -eu
@@ -19,20 +19,18 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ -n "$old" ] || die "usage: make range-diff OLD=<revision of this repository>"
 git -C "$top" rev-parse -q --verify "$old^{commit}" > /dev/null ||
 	die "OLD=$old is not a commit of this repository"
-require_clean "$tree"
 
 tmp=$(mktemp -d)
-back=$(current_head "$tree")
-on_exit 'restore_tree "$tree" "$back"; rm -rf "$tmp"'
+on_exit 'rm -rf "$tmp"'
+steps=$top/build/linux-steps
+steps_tree "$tree" base "$steps"
 
 git -C "$top" archive "$old" kernel-overlay | tar -x -C "$tmp" ||
 	die "$old has no kernel-overlay/"
-git -C "$tree" checkout -q --detach base
 sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/kernel-overlay/series" |
 while read -r p; do
-	git -C "$tree" am -q "$tmp/kernel-overlay/$p" > /dev/null 2>&1 ||
+	git -C "$steps" am -q "$tmp/kernel-overlay/$p" > /dev/null 2>&1 ||
 		die "$p of $old does not apply to base"
 done
-old_tip=$(git -C "$tree" rev-parse HEAD)
-git -C "$tree" checkout -q "$back"
-git -C "$tree" range-diff "base..$old_tip" "base..$back"
+old_tip=$(git -C "$steps" rev-parse HEAD)
+git -C "$tree" range-diff "base..$old_tip" "base..HEAD"

@@ -5,8 +5,9 @@
 # every commit after it, in order: an incremental build, checkpatch
 # --strict on the commit, and a boot running the tests that exist at that
 # commit (tools/step.sh). A table at the end; fails if a commit does not
-# build or a test fails at a commit where it exists. The tree goes back
-# to the branch it was on.
+# build or a test fails at a commit where it exists. The commits are those
+# of TREE's HEAD, checked out in the steps worktree (tools/lib.sh): TREE,
+# with what you have not committed, and the tip's build stay as they are.
 #
 # usage: series-check.sh TREE
 set -eu
@@ -19,17 +20,18 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # make series-check KCONFIG=debug: the debug kernel, results apart
 out=$top/build/series-check${KCONFIG:+-$KCONFIG}
 
-require_clean "$tree"
-# shellcheck disable=SC2034 # read by the on_exit command
-back=$(current_head "$tree")
-on_exit 'restore_tree "$tree" "$back"'
+steps=$top/build/linux-steps
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	note "$tree has uncommitted changes: they are not checked, its commits are"
+tip=$(git -C "$tree" rev-parse HEAD)
+steps_tree "$tree" "$tip" "$steps"
 rm -rf "$out"
 mkdir -p "$out"
 
 # checkpatch's verdict on commit $1: clean, or its error/warning/check counts
 checkpatch() {
 	# Debian's python3 has the ply module spdxcheck.py wants.
-	(cd "$tree" && git format-patch --stdout -1 "$1" |
+	(cd "$steps" && git format-patch --stdout -1 "$1" |
 		PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict - 2>&1) \
 		> "$out/$1.checkpatch" || true
 	sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p' \
@@ -42,8 +44,8 @@ checkpatch() {
 failed=0
 : > "$out/table"
 for c in $(git -C "$tree" rev-parse --short base) \
-	 $(git -C "$tree" rev-list --reverse --abbrev-commit base..HEAD); do
-	git -C "$tree" checkout -q --detach "$c"
+	 $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip"); do
+	git -C "$steps" checkout -q --detach "$c"
 	subject=$(git -C "$tree" log -1 --format=%s "$c" | cut -c1-60)
 	start=$(date +%s)
 	if [ "$(git -C "$tree" rev-parse "$c")" = "$(git -C "$tree" rev-parse base)" ]; then

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# step: build and test the scratch tree at whatever commit it has checked
-# out: the kernel (incrementally, in the one build directory), the tests
+# step: build and test the steps worktree, build/linux-steps, at whatever
+# commit it has checked out (tools/lib.sh, steps_tree): the kernel
+# (incrementally, in build/kernel-steps: make STEPS=1), the tests
 # that exist at this commit, a boot, the verdict; for the whole suite, also
 # make ci's second boot (make grant-off) where this commit has its test.
 # One line on stdout says what happened; the logs are in OUTDIR.
@@ -32,8 +33,10 @@ test=${2:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$top" || exit 125
-# make KCONFIG=debug (series-check, bisect) builds its tests apart
-tests_o=build/tests${KCONFIG:+-$KCONFIG}
+# Every make below builds the steps worktree, in directories of its own
+# (make KCONFIG=debug: apart again).
+export STEPS=1
+tests_o=build/tests${KCONFIG:+-$KCONFIG}-steps
 
 untestable() {
 	echo "untestable: $*"
