@@ -32,14 +32,14 @@ endif
 # so that the tip's tree and build stay as they are (tools/lib.sh).
 STEPS ?=
 ifneq ($(STEPS),)
-KSRC := $(B)/linux-steps
-KOBJ := $(KOBJ)-steps
-TESTS_O := $(TESTS_O)-steps
+KSRC := $(B)/steps/linux
+KOBJ := $(B)/steps/$(notdir $(KOBJ))
+TESTS_O := $(B)/steps/$(notdir $(TESTS_O))
 endif
 
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 VMLINUX := $(KOBJ)/vmlinux
-INITRAMFS := $(B)/initramfs$(if $(KCONFIG),-$(KCONFIG))$(if $(STEPS),-steps).cpio
+INITRAMFS := $(B)/$(if $(STEPS),steps/)initramfs$(if $(KCONFIG),-$(KCONFIG)).cpio
 SERIAL_LOG := $(CI_O)/serial.log
 VERDICT := $(B)/tools/verdict
 
@@ -59,17 +59,22 @@ KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
 	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
 	KBUILD_BUILD_HOST=ci -j$(shell nproc)
 export CCACHE_DIR ?= $(abspath $(B)/ccache)
-# Objects of different build directories (build/kernel, build/kernel-base)
-# share cache entries: kbuild's paths are relative to the build directory.
+# Trees built side by side share cache entries. Each is built in a sibling
+# directory (build/linux in build/kernel, build/steps/linux in
+# build/steps/kernel, build/base/linux in build/base/kernel), and ccache
+# rewrites the absolute paths kbuild passes into the same relative ones
+# (../linux/...), the dependency files too; the build directory itself is
+# left out of the hash.
+export CCACHE_BASEDIR := $(abspath $(B))
 export CCACHE_NOHASHDIR := 1
 
 STAGES := deps import config kernel guest-tests initramfs boot verdict expect grant-off
 
 # The unpatched kernel, for ci-base: 'base', from a worktree of its own
 # (make kernel-base), built apart.
-BASE_OBJ := $(B)/kernel-base$(if $(KCONFIG),-$(KCONFIG))
+BASE_OBJ := $(B)/base/kernel$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
-BASE_SRC := $(B)/linux-base
+BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
 	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck shell gdb kernel-base
@@ -133,7 +138,7 @@ check-kunit: $(VERDICT) ## count the results of make check's logs with kunit.py 
 
 # base is built from a worktree of its own, so that building it changes no
 # file of build/linux, and the next make ci recompiles nothing.
-kernel-base: ## the kernel at 'base', from the worktree build/linux-base, in build/kernel-base
+kernel-base: ## the kernel at 'base', from the worktree build/base/linux, in build/base/kernel
 	tools/worktree.sh $(KSRC) base $(BASE_SRC)
 	$(MAKE) --no-print-directory kernel KSRC=$(BASE_SRC) KOBJ=$(BASE_OBJ)
 

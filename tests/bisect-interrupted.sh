@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tools/lib.sh"
 
 tree=$top/build/linux
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
 require_clean "$tree"

@@ -42,7 +42,7 @@ third=$(git -C "$tree" rev-list --reverse "base..$back" | sed -n 3p)
 on_exit 'git -C "$tree" branch -q -D "$branch" 2> /dev/null || true'
 
 # The throw-away branch, as commits on a detached HEAD in the worktree
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 steps_tree "$tree" "$third" "$steps"
 syscall=$steps/kernel/bpf/syscall.c
 sed -i '/^static int map_create_check_perms/,/^{/{

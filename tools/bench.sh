@@ -44,7 +44,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
 test=smoke/root_creates_array
 file=kernel/bpf/syscall.c
-base_bzimage=$top/build/kernel-base/arch/x86/boot/bzImage
+base_bzimage=$top/build/base/kernel/arch/x86/boot/bzImage
 tip_bzimage=$top/build/kernel/arch/x86/boot/bzImage
 
 rm -rf "$out"
@@ -154,7 +154,7 @@ step() {
 		die "the $1 step failed; see $out/$1"
 }
 
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 steps_tree "$tree" "$(git -C "$tree" rev-parse HEAD)" "$steps"
 step warmup
 step unchanged

@@ -32,7 +32,7 @@ git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||
 	die "GOOD=$3 is not an ancestor of BAD=$4"
 
 out=$top/build/bisect
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 steps_tree "$tree" "$bad" "$steps"
 rm -rf "$out"
 mkdir -p "$out"

@@ -64,9 +64,10 @@ resolve_rev() {
 
 # bisect, series-check, mutate, bench and range-diff check other commits
 # out, apply mutants and edit files in a worktree of the scratch tree of
-# their own, build/linux-steps, built in build/kernel-steps (make
-# STEPS=1), so that the scratch tree, your work in it and the tip's build
-# stay as they are: the next make ci recompiles nothing.
+# their own, build/steps/linux, built in build/steps/kernel (make
+# STEPS=1; ccache shares what it compiled for the other trees), so that
+# the scratch tree, your work in it and the tip's build stay as they are:
+# the next make ci recompiles nothing.
 #
 # Make worktree $2 of scratch tree $1 clean at revision $3, and hold it
 # for this script's life (fd 9, inherited by what it runs): one user at a

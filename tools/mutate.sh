@@ -79,7 +79,7 @@ for p in "$@"; do
 	esac
 done
 
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 # Where mutant $1 applies: this repository for policy/, else the worktree
 target() {
 	if grep -q '^diff --git a/policy/' "$1"; then echo "$top"; else echo "$steps"; fi

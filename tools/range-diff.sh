@@ -22,7 +22,7 @@ git -C "$top" rev-parse -q --verify "$old^{commit}" > /dev/null ||
 
 tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 steps_tree "$tree" base "$steps"
 
 git -C "$top" archive "$old" kernel-overlay | tar -x -C "$tmp" ||

@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # make series-check KCONFIG=debug: the debug kernel, results apart
 out=$top/build/series-check${KCONFIG:+-$KCONFIG}
 
-steps=$top/build/linux-steps
+steps=$top/build/steps/linux
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	note "$tree has uncommitted changes: they are not checked, its commits are"
 tip=$(git -C "$tree" rev-parse HEAD)

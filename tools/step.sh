@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# step: build and test the steps worktree, build/linux-steps, at whatever
+# step: build and test the steps worktree, build/steps/linux, at whatever
 # commit it has checked out (tools/lib.sh, steps_tree): the kernel
-# (incrementally, in build/kernel-steps: make STEPS=1), the tests
+# (incrementally, in build/steps/kernel: make STEPS=1), the tests
 # that exist at this commit, a boot, the verdict; for the whole suite, also
 # make ci's second boot (make grant-off) where this commit has its test.
 # One line on stdout says what happened; the logs are in OUTDIR.
@@ -36,7 +36,7 @@ cd "$top" || exit 125
 # Every make below builds the steps worktree, in directories of its own
 # (make KCONFIG=debug: apart again).
 export STEPS=1
-tests_o=build/tests${KCONFIG:+-$KCONFIG}-steps
+tests_o=build/steps/tests${KCONFIG:+-$KCONFIG}
 
 untestable() {
 	echo "untestable: $*"
