@@ -69,20 +69,22 @@ resolve_rev() {
 # the scratch tree, your work in it and the tip's build stay as they are:
 # the next make ci recompiles nothing.
 #
-# Make worktree $2 of scratch tree $1 clean at revision $3, and hold it
-# for this script's life (fd 9, inherited by what it runs): one user at a
-# time. What an earlier user left behind, killed half-way (a bisect, an
-# am, edits), is dropped: nobody works by hand in it.
+# Make DIR ($3) a worktree of scratch tree $1, clean at revision $2, and
+# hold it for this script's life (fd 9, inherited by what it runs): one
+# user at a time. What an earlier user left behind, killed half-way (a
+# bisect, an am, edits), is dropped: nobody works by hand in it.
 steps_tree() {
-	mkdir -p "$(dirname "$2")"
-	exec 9> "$2.lock"
+	mkdir -p "$(dirname "$3")"
+	exec 9> "$3.lock"
 	flock -n 9 ||
-		die "another bisect, series-check, mutate, bench or range-diff holds $2; let it finish"
-	if [ -f "$2/.git" ]; then
-		git -C "$2" bisect reset > /dev/null 2>&1 || true
-		restore_tree "$2" HEAD 2> /dev/null || true
+		die "another bisect, series-check, mutate, bench or range-diff holds $3; let it finish"
+	if [ -f "$3/.git" ]; then
+		# git bisect reset keeps edits: drop them first.
+		git -C "$3" reset -q --hard 2> /dev/null || true
+		git -C "$3" bisect reset > /dev/null 2>&1 || true
+		restore_tree "$3" HEAD 2> /dev/null || true
 	fi
-	"$(dirname "$0")/../tools/worktree.sh" "$1" "$3" "$2" || exit 1
+	"$(dirname "$0")/../tools/worktree.sh" "$1" "$2" "$3" || exit 1
 }
 
 # Stop unless scratch tree $1 has no uncommitted changes to tracked files.
