@@ -77,7 +77,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench mutate upstream-selftests fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -247,6 +247,10 @@ mutate: ## [MUTANTS=<prefixes>] the suite on each mutant of mutants/; the mutati
 FUZZ_SECONDS ?= 60
 fuzz: ## [FUZZ_SECONDS=60] fuzz the verdict parser (libFuzzer, ASan, UBSan)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh $(B)/fuzz
+
+# Not part of check: it runs make check itself, in a Debian 12 root.
+gh-local: ## [WARM_CACHE=1] ci.yml's make check job as the runner runs it, in a fresh Debian 12 root (root; debootstrap)
+	tools/gh-local.sh $(B)/gh-local
 
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/range-diff.sh $(KSRC) "$(OLD)"
