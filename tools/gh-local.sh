@@ -43,6 +43,22 @@ if [ ! -x "$dir/debian12/bin/sh" ]; then
 	debootstrap --variant=minbase bookworm "$dir/debian12.tmp" \
 		http://deb.debian.org/debian > "$dir/debootstrap.log" 2>&1 ||
 		die "debootstrap failed; see $dir/debootstrap.log"
+	# The apt sources of the debian:12 image: debootstrap writes only
+	# the release itself.
+	rm -f "$dir/debian12.tmp/etc/apt/sources.list"
+	cat > "$dir/debian12.tmp/etc/apt/sources.list.d/debian.sources" <<-EOF
+	Types: deb
+	URIs: http://deb.debian.org/debian
+	Suites: bookworm bookworm-updates
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+	Types: deb
+	URIs: http://deb.debian.org/debian-security
+	Suites: bookworm-security
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
 	mv "$dir/debian12.tmp" "$dir/debian12"
 fi
 
