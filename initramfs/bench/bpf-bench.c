@@ -38,6 +38,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "int_file.h"
 #include "bench_policy.skel.h"
 
 #define UNPRIV_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
@@ -152,32 +153,6 @@ static void measure(const char *policy, const char *caller)
 	fflush(stdout);
 }
 
-static int write_sysctl(const char *path, int val)
-{
-	FILE *f = fopen(path, "w");
-	int err;
-
-	if (!f)
-		return -errno;
-	err = fprintf(f, "%d\n", val) < 0 ? -EIO : 0;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
-static int read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int val = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &val) != 1)
-			val = -1;
-		fclose(f);
-	}
-	return val;
-}
-
 /* The unprivileged caller: a child as uid 65534, no capability left */
 static int measure_unpriv(const char *policy)
 {
@@ -203,15 +178,15 @@ static int measure_unpriv(const char *policy)
 
 static int measure_both(const char *policy)
 {
-	int old = read_sysctl(UNPRIV_SYSCTL), err;
+	int old = read_int_file(UNPRIV_SYSCTL), err;
 
 	measure(policy, "root");
-	if (old < 0 || write_sysctl(UNPRIV_SYSCTL, 0)) {
+	if (old < 0 || write_int_file(UNPRIV_SYSCTL, 0)) {
 		fprintf(stderr, "# bpf-bench: cannot set %s to 0\n", UNPRIV_SYSCTL);
 		return -1;
 	}
 	err = measure_unpriv(policy);
-	if (write_sysctl(UNPRIV_SYSCTL, old))
+	if (write_int_file(UNPRIV_SYSCTL, old))
 		err = -1;
 	return err;
 }

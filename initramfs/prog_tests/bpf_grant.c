@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <bpf/btf.h>
 #include "cap_helpers.h"
+#include "int_file.h"
 #include "grant_policy.h"
 #include "grant_policy.skel.h"
 #include "lsm_prog_app.skel.h"
@@ -110,19 +111,6 @@ static int run_tool(enum as as, const char *const *args)
 static bool printed(const char *text)
 {
 	return strstr(out, text);
-}
-
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int val = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &val) != 1)
-			val = -1;
-		fclose(f);
-	}
-	return val;
 }
 
 static bool have_hooks(void)
@@ -380,7 +368,7 @@ static void test_grant_app(void)
 	char line[512];
 
 	/* the stock refusals below come from CONFIG_BPF_UNPRIV_DEFAULT_OFF */
-	if (!ASSERT_EQ(read_int(UNPRIV_SYSCTL), 2, "unprivileged_bpf_disabled"))
+	if (!ASSERT_EQ(read_int_file(UNPRIV_SYSCTL), 2, "unprivileged_bpf_disabled"))
 		return;
 	ASSERT_EQ(in_child(CG, false, &app), -EPERM, "app before the grant");
 	if (!ASSERT_EQ(tool("add", CG), GRANT_EXIT_OK, "add"))
@@ -620,7 +608,7 @@ static void test_grants_off(void)
 
 static bool need_hooks(bool hooks)
 {
-	if (hooks && read_int(GRANT_SYSCTL) == 0)
+	if (hooks && read_int_file(GRANT_SYSCTL) == 0)
 		return true;
 	printf("SKIP: no grant hooks in this kernel, or grants are off\n");
 	test__skip();

@@ -6,23 +6,11 @@
  */
 #include <test_progs.h>
 #include "cap_helpers.h"
+#include "int_file.h"
 #include "smoke.skel.h"
 
 #define PRIV_CAPS ((1ULL << CAP_SYS_ADMIN) | (1ULL << CAP_BPF) | \
 		   (1ULL << CAP_PERFMON) | (1ULL << CAP_NET_ADMIN))
-
-static int read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int val = -1;
-
-	if (!f)
-		return -errno;
-	if (fscanf(f, "%d", &val) != 1)
-		val = -EINVAL;
-	fclose(f);
-	return val;
-}
 
 static void root_creates_array(void)
 {
@@ -38,7 +26,7 @@ static void unpriv_refused_hash(void)
 	int fd;
 
 	/* CONFIG_BPF_UNPRIV_DEFAULT_OFF=y: the default is 2 */
-	ASSERT_EQ(read_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled"), 2,
+	ASSERT_EQ(read_int_file("/proc/sys/kernel/unprivileged_bpf_disabled"), 2,
 		  "default_sysctl");
 	if (!ASSERT_OK(cap_disable_effective(PRIV_CAPS, &old_caps), "drop_caps"))
 		return;
