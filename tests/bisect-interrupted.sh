@@ -18,14 +18,15 @@ tree=$top/build/linux
 steps=$top/build/steps/linux
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
-require_clean "$tree"
 back=$(current_head "$tree")
+# What you have not committed in the tree stays as it is.
+changes=$(git -C "$tree" status --porcelain --untracked-files=no)
 
 tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
 
 mkdir "$tmp/hooks" "$tmp/bin"
-printf '#!/bin/sh\nexit 1\n' > "$tmp/hooks/pre-commit"
+printf '#!/bin/sh\n: > "%s/hook-ran"\nexit 1\n' "$tmp" > "$tmp/hooks/pre-commit"
 # make, as a bisect step calls it to build the kernel: dirty the worktree,
 # then press Ctrl-C; any other make is the real one.
 real_make=$(command -v make)
@@ -44,12 +45,16 @@ chmod +x "$tmp/hooks/pre-commit" "$tmp/bin/make"
 
 n=0
 failed=0
+# check STATUS NAME EXPECTED-STATUS MARKER: MARKER is the file in $tmp
+# that says the stop happened where it should
 check() {
 	n=$((n + 1))
 	why=
-	[ "$1" -ne 0 ] || why="$why; it was stopped, yet exited 0"
-	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-		why="$why; the work tree has changes"
+	[ -f "$tmp/$4" ] ||
+		why="$why; it stopped before it got there: $(tail -n 1 "$tmp/log")"
+	[ "$1" -eq "$3" ] || why="$why; it exited $1, not $3"
+	[ "$(git -C "$tree" status --porcelain --untracked-files=no)" = "$changes" ] ||
+		why="$why; the work tree's changes differ"
 	[ "$(current_head "$tree")" = "$back" ] ||
 		why="$why; HEAD is $(current_head "$tree"), not $back"
 	! git -C "$tree" rev-parse -q --verify refs/heads/bisect-proof > /dev/null ||
@@ -61,7 +66,6 @@ check() {
 	else
 		echo "not ok $n $2${why}"
 		failed=$((failed + 1))
-		restore_tree "$tree" "$back"
 		git -C "$tree" branch -q -D bisect-proof 2> /dev/null || true
 	fi
 }
@@ -70,13 +74,18 @@ echo "1..2"
 status=0
 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0="$tmp/hooks" \
 	"$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
-check $status commit_refused_leaves_tree_clean
+# It must get as far as its first commit.
+check $status commit_refused_leaves_tree_clean 1 hook-ran
 status=0
-# A process group of its own, as a shell gives a command: kill 0 reaches
-# it all, and not this script.
-PATH=$tmp/bin:$PATH setsid -w "$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
-# It must have got as far as a bisect step, past its commits.
-[ -f "$tmp/make-ran" ] || status=0
-check $status ctrl_c_leaves_tree_clean
+# A process group of its own, as a shell gives a command, so that kill 0
+# reaches it all and not this script; SIGINT as a terminal delivers it,
+# even when make check was started with it ignored (a background job of a
+# script), which no shell can undo. Stopped, it exits 130.
+PATH=$tmp/bin:$PATH python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execv(sys.argv[1], sys.argv[1:])' "$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
+# It must get as far as a bisect step, past its commits.
+check $status ctrl_c_leaves_tree_clean 130 make-ran
 echo "$((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -35,6 +35,7 @@ git -C "$tree" rev-parse -q --verify base > /dev/null ||
 ! git -C "$tree" rev-parse -q --verify "refs/heads/$branch" > /dev/null ||
 	die "$tree has a branch $branch left by an older harness; delete it: git -C $tree branch -D $branch"
 back=$(current_head "$tree")
+changes=$(git -C "$tree" status --porcelain --untracked-files=no)
 # The series as the tree has it checked out, on whatever branch
 third=$(git -C "$tree" rev-list --reverse "base..$back" | sed -n 3p)
 [ -n "$third" ] || die "the series ($back) has fewer than 3 commits"
@@ -75,7 +76,7 @@ if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$log" &&
    grep -q "^  [0-9a-f]* $nobuild_subject: untestable: the kernel does not build" "$log" &&
    grep -q "^  [0-9a-f]* $flaky_subject: PASS (on try 2 of 2: flaky)$" "$log" &&
    [ "$(current_head "$tree")" = "$back" ] &&
-   [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+   [ "$(git -C "$tree" status --porcelain --untracked-files=no)" = "$changes" ]; then
 	echo "ok 1 bisect_names_breaking_commit"
 	echo "1 passed, 0 failed"
 else

@@ -162,6 +162,7 @@ echo "/* bench: $(date +%s%N) */" >> "$steps/$file"
 step edited
 git -C "$steps" checkout -q -- "$file"
 step reverted
+exec 9>&-	# the steps worktree's lock: what follows does not use it
 
 echo
 echo "One bisect step ($test), seconds"

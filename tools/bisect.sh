@@ -36,8 +36,12 @@ steps=$top/build/steps/linux
 steps_tree "$tree" "$bad" "$steps"
 rm -rf "$out"
 mkdir -p "$out"
-# A step stopped half-way leaves edits, which git bisect reset keeps.
-on_exit 'git -C "$steps" reset -q --hard; git -C "$steps" bisect reset > /dev/null 2>&1 || true'
+# A step stopped half-way leaves edits, which git bisect reset keeps. Each
+# command on its own: set -e would end an EXIT trap at its first failure.
+on_exit 'if is_worktree "$tree" "$steps"; then
+	git -C "$steps" reset -q --hard || true
+	git -C "$steps" bisect reset > /dev/null 2>&1 || true
+fi'
 
 note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for $test; logs in $out"
 git -C "$steps" bisect start "$bad" "$good" > /dev/null

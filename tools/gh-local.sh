@@ -43,10 +43,17 @@ if [ ! -x "$dir/debian12/bin/sh" ]; then
 	debootstrap --variant=minbase bookworm "$dir/debian12.tmp" \
 		http://deb.debian.org/debian > "$dir/debootstrap.log" 2>&1 ||
 		die "debootstrap failed; see $dir/debootstrap.log"
-	# The apt sources of the debian:12 image: debootstrap writes only
-	# the release itself.
-	rm -f "$dir/debian12.tmp/etc/apt/sources.list"
-	cat > "$dir/debian12.tmp/etc/apt/sources.list.d/debian.sources" <<-EOF
+	mv "$dir/debian12.tmp" "$dir/debian12"
+fi
+
+run=$dir/run
+rm -rf "$run"
+cp -a "$dir/debian12" "$run"
+cp /etc/resolv.conf "$run/etc/resolv.conf"
+# The apt sources of the debian:12 image: debootstrap writes only the
+# release itself.
+rm -f "$run/etc/apt/sources.list"
+cat > "$run/etc/apt/sources.list.d/debian.sources" <<-EOF
 	Types: deb
 	URIs: http://deb.debian.org/debian
 	Suites: bookworm bookworm-updates
@@ -59,13 +66,6 @@ if [ ! -x "$dir/debian12/bin/sh" ]; then
 	Components: main
 	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 	EOF
-	mv "$dir/debian12.tmp" "$dir/debian12"
-fi
-
-run=$dir/run
-rm -rf "$run"
-cp -a "$dir/debian12" "$run"
-cp /etc/resolv.conf "$run/etc/resolv.conf"
 git clone -q "$top" "$run/src" || die "cannot clone $top"
 if [ -n "${WARM_CACHE:-}" ]; then
 	[ -d "$top/build/ccache" ] || die "WARM_CACHE=1, but there is no build/ccache to restore"

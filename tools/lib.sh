@@ -78,13 +78,28 @@ steps_tree() {
 	exec 9> "$3.lock"
 	flock -n 9 ||
 		die "another bisect, series-check, mutate, bench or range-diff holds $3; let it finish"
-	if [ -f "$3/.git" ]; then
+	if is_worktree "$1" "$3"; then
 		# git bisect reset keeps edits: drop them first.
 		git -C "$3" reset -q --hard 2> /dev/null || true
 		git -C "$3" bisect reset > /dev/null 2>&1 || true
 		restore_tree "$3" HEAD 2> /dev/null || true
 	fi
 	"$(dirname "$0")/../tools/worktree.sh" "$1" "$2" "$3" || exit 1
+}
+
+# Whether DIR ($2) is a worktree of scratch tree $1 with git metadata of
+# its own. Without a .git file, git -C would find the repository around
+# it; and after a re-import a leftover's .git file may name metadata that
+# git has since given to another worktree (both are called linux), whose
+# HEAD a checkout here would move.
+is_worktree() {
+	[ -f "$2/.git" ] || return 1
+	gd=$(git -C "$2" rev-parse --absolute-git-dir 2> /dev/null) || return 1
+	case $gd in
+	"$(git -C "$1" rev-parse --absolute-git-dir)"/worktrees/*) ;;
+	*) return 1 ;;
+	esac
+	[ "$(cat "$gd/gitdir" 2> /dev/null)" = "$(realpath "$2")/.git" ]
 }
 
 # Stop unless scratch tree $1 has no uncommitted changes to tracked files.

@@ -5,8 +5,10 @@
 # breaks the tip's kernel code in one small way (a check dropped, a
 # capability swapped, a condition inverted). For each, in order: apply it
 # to the steps worktree at main (tools/lib.sh), build and run the whole
-# suite (tools/step.sh), put the worktree back; TREE and the tip's build
-# stay as they are. A mutant the tests fail on is killed; one they pass with
+# suite (tools/step.sh), put the worktree back; TREE and the tip's kernel
+# build stay as they are (a mutant of policy/ is applied here, in this
+# repository's policy/, and checked back out: the next make ci rebuilds
+# bpf-grant). A mutant the tests fail on is killed; one they pass with
 # survived: a behaviour of the series that no test checks. The unmutated
 # tip runs first: when its tests fail, no mutant's result means anything.
 #

@@ -21,10 +21,8 @@ git -C "$tree" rev-parse -q --verify "$rev^{commit}" > /dev/null ||
 	die "$rev is not a commit of $tree; run make import"
 commit=$(git -C "$tree" rev-parse "$rev^{commit}")
 
-# A directory without its .git file is no worktree: git -C would find the
-# repository around it.
-if [ -e "$dir" ] && { [ ! -f "$dir/.git" ] ||
-	! git -C "$dir" rev-parse -q --verify HEAD > /dev/null 2>&1; }; then
+if [ -e "$dir" ] && ! { is_worktree "$tree" "$dir" &&
+	git -C "$dir" rev-parse -q --verify HEAD > /dev/null 2>&1; }; then
 	note "$dir is not a worktree of $tree any more (an older import?): making it again"
 	rm -rf "$dir"
 fi
