@@ -145,11 +145,19 @@ if [ "$accel" = kvm ] && [ "$probing" = yes ]; then
 		sleep 1
 		n=$((n + 1))
 	done
-	# Still running and silent: KVM hangs here. (A QEMU that exited is
-	# reported below, and keeps the cache as it is.)
+	# Still running and silent: KVM hangs here. Exited and silent: KVM
+	# fails here (seen: QEMU's assertion in
+	# kvm_buf_set_msrs under nested virtualisation); a QEMU that fails
+	# under TCG as well is reported below, and keeps the cache as it is.
 	if [ ! -s "$log" ] && kill -0 "$pid" 2> /dev/null; then
 		stop_qemu
 		note "no kernel output under KVM within $probe s: falling back to TCG (ACCEL=kvm forces KVM)"
+		accel=tcg
+		start_qemu tcg "$@"
+	elif [ ! -s "$log" ]; then
+		status=0
+		wait "$pid" || status=$?
+		note "QEMU exited under KVM before any kernel output (exit status $status: $(grep . "$log.stderr" | tail -n 1)): falling back to TCG (ACCEL=kvm forces KVM)"
 		accel=tcg
 		start_qemu tcg "$@"
 	fi
