@@ -230,7 +230,7 @@ verdict: $(VERDICT) ## parse the serial log: summary, KTAP, JUnit and JSON in bu
 	fi; \
 	exit $$status
 
-bisect: ## GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>] [TRIES=N]: the first bad commit
+bisect: ## GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]] [TRIES=N]: the first bad commit (TEST unset: the whole suite)
 	tools/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"
 
 series-check: ## build, checkpatch and test every commit from base to the tip

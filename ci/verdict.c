@@ -221,6 +221,17 @@ static struct node *pending(struct state *st, int d)
 	return st->pending[d];
 }
 
+static int node_diag(struct node *n, const char *text, size_t len)
+{
+	if (n->ndiag < MAX_DIAGS) {
+		n->diag[n->ndiag] = dup_text(text, len);
+		if (!n->diag[n->ndiag])
+			return -ENOMEM;
+	}
+	n->ndiag++;
+	return 0;
+}
+
 /* A started test that never got its result is kept as unfinished. */
 static int drop_pending(struct state *st, int d)
 {
@@ -231,8 +242,19 @@ static int drop_pending(struct state *st, int d)
 	if (!n)
 		return 0;
 	if (!n->has_version && !n->has_header && !n->nkids) {
-		free_node(n);	/* only diagnostics, e.g. "# totals" */
-		return 0;
+		/*
+		 * Only diagnostics after a block's last result, e.g. a
+		 * runner's "# no subtest named 'x'": they belong to the test
+		 * whose block this is (make bisect reads them in results.json).
+		 */
+		size_t i;
+		int err = 0;
+
+		for (i = 0; d > 0 && i < n->ndiag && i < MAX_DIAGS && !err; i++)
+			err = node_diag(st->parent[d], n->diag[i],
+					strlen(n->diag[i]));
+		free_node(n);
+		return err;
 	}
 	n->unfinished = true;
 	if (!n->name) {
@@ -301,17 +323,6 @@ static int block_start(struct state *st, const struct kline *k)
 	if (!p->name && k->len)
 		p->name = dup_text(k->text, k->len);
 	return p->name || !k->len ? 0 : -ENOMEM;
-}
-
-static int node_diag(struct node *n, const char *text, size_t len)
-{
-	if (n->ndiag < MAX_DIAGS) {
-		n->diag[n->ndiag] = dup_text(text, len);
-		if (!n->diag[n->ndiag])
-			return -ENOMEM;
-	}
-	n->ndiag++;
-	return 0;
 }
 
 static int add_result(struct state *st, const struct kline *k)

@@ -2,22 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Proof that make bisect finds a bad commit and is not misled on the
-# way: a throw-away branch of patches 1-3, then a commit that makes the
-# test fail on the first try of each step (a flaky test: with TRIES=2 its
-# step passes on the second), a commit that changes a comment, a commit
-# that does not build and one that fixes it (that step must be skipped,
-# not called bad), and a commit that drops the unprivileged_bpf_disabled
-# check of map creation; that commit must be named as the first bad
-# commit for smoke/unpriv_refused_hash, and the steps at the flaky and the
-# unbuildable commits must have said so (git bisect visits both, in this
-# order of commits). The
-# branch stops there: the later patches change include/linux/security.h,
-# and with a cold ccache each step through them rebuilt most of the
-# kernel (17 minutes for the proof, in a make check of 45). Needs
-# build/linux imported (make import). The branch is made in the steps
-# worktree (tools/lib.sh), where make bisect runs too: build/linux is
-# never touched, and however the proof ends, no throw-away branch is left
-# (tests/bisect-interrupted.sh checks).
+# way. A throw-away branch of patches 1-3, then, in this order:
+#   COMMENT x2   harmless commits (a comment)
+#   FLAKY        the test fails on the first try of each step: with
+#                TRIES=2 its step must pass, on the second try
+#   COMMENT x2
+#   NOBUILD      does not build: its step must be skipped, not called bad
+#   FIX          builds again
+#   BREAK        drops the unprivileged_bpf_disabled check of map
+#                creation: the first bad commit
+#   HARMLESS x2  harmless commits after it, so that git bisect must build,
+#                boot and judge a failing step (exit 1) before it can
+#                name BREAK: when BREAK is BAD itself, git never boots it
+# Two bisects of it, both with TRIES=2: base..branch with
+# TEST=smoke/unpriv_refused_hash, and FIX..branch with no TEST (the whole
+# suite).
+# Both must name BREAK, and the steps git visits (fixed by the shape of
+# the branch) must each have said what they are: FLAKY passed on try 2,
+# NOBUILD untestable, FIX passed on try 2 (it has FLAKY's change), BREAK
+# and HARMLESS 1 failed. The branch stops at patch 3: the later patches change
+# include/linux/security.h, and with a cold ccache each step through them
+# rebuilt most of the kernel. Needs build/linux imported (make import).
+# The branch is made in the steps worktree (tools/lib.sh), where make
+# bisect runs too: build/linux is never touched, and however the proof
+# ends, no throw-away branch is left (tests/bisect-interrupted.sh checks).
 set -eu
 STAGE=tests/bisect.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +37,8 @@ branch=bisect-proof
 break_subject="BREAK: ignore unprivileged_bpf_disabled in map creation"
 nobuild_subject="NOBUILD: a commit that does not build"
 flaky_subject="FLAKY: map creation unchecked on the first try of a step"
+fix_subject="FIX: build again"
+harmless_subject="HARMLESS: a comment after the breaking commit"
 
 git -C "$tree" rev-parse -q --verify base > /dev/null ||
 	die "$tree is not imported; run make import"
@@ -46,41 +56,87 @@ on_exit 'git -C "$tree" branch -q -D "$branch" 2> /dev/null || true'
 steps=$top/build/steps/linux
 steps_tree "$tree" "$third" "$steps"
 syscall=$steps/kernel/bpf/syscall.c
+comment() {
+	echo "/* bisect proof: $1 */" >> "$syscall"
+	harness_git -C "$steps" commit -q -a -m "$1"
+}
+comment "COMMENT: a comment"
+comment "COMMENT: another comment"
 sed -i '/^static int map_create_check_perms/,/^{/{
 	/^{/a\
 	if (strstr(saved_command_line, "ci.try=1"))\
 		return 0;
 }' "$syscall"
 harness_git -C "$steps" commit -q -a -m "$flaky_subject"
-echo '/* bisect proof: a comment */' >> "$syscall"
-harness_git -C "$steps" commit -q -a -m "COMMENT: a comment"
+comment "COMMENT: a third comment"
+comment "COMMENT: a fourth comment"
 echo '#error bisect proof: this commit does not build' >> "$syscall"
 harness_git -C "$steps" commit -q -a -m "$nobuild_subject"
 sed -i '$d' "$syscall"
-harness_git -C "$steps" commit -q -a -m "FIX: build again"
+harness_git -C "$steps" commit -q -a -m "$fix_subject"
+fix=$(git -C "$steps" rev-parse HEAD)
 sed -i '/^static int map_create_check_perms/,/^}/{
 	/sysctl_unprivileged_bpf_disabled && !bpf_capable()/{N;d}
 }' "$syscall"
 harness_git -C "$steps" commit -q -a -m "$break_subject"
+comment "$harmless_subject 1"
+comment "$harmless_subject 2"
 git -C "$tree" branch "$branch" "$(git -C "$steps" rev-parse HEAD)"
 # make bisect takes the worktree's lock (fd 9) itself.
 exec 9>&-
 
-start=$(date +%s)
-make -C "$top" --no-print-directory bisect GOOD=base BAD="$branch" \
-	TEST=smoke/unpriv_refused_hash TRIES=2 > "$top/build/bisect-proof.log" 2>&1 || true
-cat "$top/build/bisect-proof.log"
-echo "# bisect took $(($(date +%s) - start)) s"
-log=$top/build/bisect-proof.log
-if grep -q "^first bad commit: [0-9a-f]* $break_subject$" "$log" &&
-   grep -q "^  [0-9a-f]* $nobuild_subject: untestable: the kernel does not build" "$log" &&
-   grep -q "^  [0-9a-f]* $flaky_subject: PASS (on try 2 of 2: flaky)$" "$log" &&
-   [ "$(current_head "$tree")" = "$back" ] &&
-   [ "$(git -C "$tree" status --porcelain --untracked-files=no)" = "$changes" ]; then
-	echo "ok 1 bisect_names_breaking_commit"
-	echo "1 passed, 0 failed"
-else
-	echo "not ok 1 bisect_names_breaking_commit"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+n=0
+failed=0
+# bisect NAME GOOD TRIES [TEST]: run make bisect; its output in
+# build/bisect-proof-NAME.log, which the checks read
+bisect() {
+	log=$top/build/bisect-proof-$1.log
+	start=$(date +%s)
+	make -C "$top" --no-print-directory bisect GOOD="$2" BAD="$branch" \
+		TRIES="$3" TEST="${4:-}" > "$log" 2>&1 || true
+	sed 's/^/# /' "$log"
+	echo "# bisect $1 took $(($(date +%s) - start)) s"
+	why=
+}
+# expect PATTERN WHAT: the bisect's output has a line matching PATTERN
+expect() {
+	grep -q "$1" "$log" || why="$why; $2"
+}
+result() {
+	n=$((n + 1))
+	[ "$(current_head "$tree")" = "$back" ] ||
+		why="$why; build/linux is on $(current_head "$tree"), not $back"
+	[ "$(git -C "$tree" status --porcelain --untracked-files=no)" = "$changes" ] ||
+		why="$why; build/linux's uncommitted changes differ"
+	if [ -z "$why" ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1: ${why#; }"
+		failed=$((failed + 1))
+	fi
+}
+
+c='[0-9a-f]*'
+bisect test base 2 smoke/unpriv_refused_hash
+expect "^first bad commit: $c $break_subject\$" "BREAK was not named"
+expect "^  $c $flaky_subject: PASS (on try 2 of 2: flaky)\$" \
+	"the FLAKY step did not pass on its second try"
+expect "^  $c $nobuild_subject: untestable: the kernel does not build" \
+	"the NOBUILD step was not called untestable"
+# FLAKY's change is in every later commit
+expect "^  $c $fix_subject: PASS (on try 2 of 2: flaky)\$" \
+	"the FIX step did not pass on its second try"
+expect "^  $c $break_subject: FAIL: .* (all 2 tries failed)\$" \
+	"the BREAK step was not judged failed (exit 1) after 2 tries"
+result bisect_with_test_names_breaking_commit
+
+bisect suite "$fix" 2
+expect "^first bad commit: $c $break_subject\$" "BREAK was not named"
+expect "^  $c $harmless_subject 1: FAIL: .* (all 2 tries failed)\$" \
+	"the HARMLESS 1 step was not judged failed (exit 1)"
+expect "^  $c $break_subject: FAIL: .* (all 2 tries failed)\$" \
+	"the BREAK step was not judged failed (exit 1)"
+result bisect_whole_suite_names_breaking_commit
+
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

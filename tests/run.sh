@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The harness's own tests: the verdict parser against recorded logs of every
-# failure kind, the import/export stages on a stand-in tarball, and the
-# check of ci-base's results.
+# failure kind, the import/export stages on a stand-in tarball, the
+# check of ci-base's results, and make bisect's reading of a step's logs.
 set -eu
 cd "$(dirname "$0")/.."
 
 status=0
-for t in tests/verdict.sh tests/import.sh tests/expect.sh; do
+for t in tests/verdict.sh tests/import.sh tests/expect.sh tests/step-outcome.sh; do
 	echo "# $t"
 	"$t" || status=1
 done

@@ -3,18 +3,19 @@
 #
 # bisect: find the commit of the series that broke a test. git bisect run
 # in the steps worktree (tools/lib.sh), each step built and tested by
-# tools/step.sh running TEST only; TREE and the tip's build stay as they
-# are, and the bisect is reset at the end, however it ends.
+# tools/step.sh running TEST only, or the whole suite when TEST is empty;
+# TREE and the tip's build stay as they are, and the bisect is reset at
+# the end, however it ends.
 #
-# usage: bisect.sh TREE OVERLAY GOOD BAD TEST[/SUBTEST]
+# usage: bisect.sh TREE OVERLAY GOOD BAD [TEST[/SUBTEST]]
 #   GOOD, BAD: commits of TREE, or patch names (or prefixes) from series
 set -eu
 STAGE=bisect
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-if [ $# -ne 5 ] || [ -z "$3" ] || [ -z "$4" ] || [ -z "$5" ]; then
-	die "usage: make bisect GOOD=<rev|patch> BAD=<rev|patch> TEST=<test>[/<subtest>]"
+if [ $# -ne 5 ] || [ -z "$3" ] || [ -z "$4" ]; then
+	die "usage: make bisect GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]]"
 fi
 case ${TRIES:-1} in
 '' | *[!0-9]* | 0*) die "TRIES=$TRIES is not a count of tries (1 or more)" ;;
@@ -43,7 +44,7 @@ on_exit 'if is_worktree "$tree" "$steps"; then
 	git -C "$steps" bisect reset > /dev/null 2>&1 || true
 fi'
 
-note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for $test; logs in $out"
+note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for ${test:-the whole suite}; logs in $out"
 git -C "$steps" bisect start "$bad" "$good" > /dev/null
 # One line per step: commit, subject, what step.sh found.
 git -C "$steps" bisect run sh -c '

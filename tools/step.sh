@@ -16,10 +16,11 @@
 # A failing run is tried again up to TRIES times in all (default 1), each
 # a boot of its own with ci.try=N on the kernel command line; the step
 # fails only if every try failed and one of them reached the test (the
-# init's "# ci-init: running NAME" line), so that a flaky test does not
-# make a good commit bad. A TRIES that is not a count exits 255, which
-# stops git bisect run. Try N's logs are OUTDIR/serial.log and verdict.txt
-# (the last try), and OUTDIR/try-N/ for the tries before it.
+# verdict's results.json lists it: tools/lib.sh, try_outcome), so that
+# a flaky test does not make a good commit bad. A TRIES that is not a
+# count exits 255, which stops git bisect run. Try N's logs are
+# OUTDIR/serial.log and verdict.txt (the last try), and OUTDIR/try-N/ for
+# the tries before it.
 #
 # usage: step.sh OUTDIR [TEST[/SUBTEST]]
 set -u
@@ -72,8 +73,6 @@ case $tries in
 	exit 255
 	;;
 esac
-# Marks the init prints as it starts a test: the selected one, or any
-marker="^# ci-init: running ${test:+${test%%/*}\$}"
 try=1
 reached=
 while :; do
@@ -85,13 +84,18 @@ while :; do
 	make --no-print-directory verdict CI_O="$out" SERIAL_LOG="$out/serial.log" \
 		> "$out/verdict.txt" 2>&1
 	status=$?
-	if [ -n "$test" ] && grep -q "# no subtest named" "$out/serial.log"; then
-		untestable "no subtest '${test#*/}' of ${test%%/*} at this commit"
-	fi
-	line=$(verdict_json "$out/results.json" 2> /dev/null) ||
+	if ! line=$(verdict_json "$out/results.json" 2> /dev/null) ||
+	   ! outcome=$(try_outcome "$out/results.json" "$test"); then
 		untestable "verdict wrote no results file (see $out/verdict.txt)"
-	[ $status -ne 0 ] || break
-	! grep -q "$marker" "$out/serial.log" || reached=$line
+	fi
+	case $status:$outcome in
+	*:no-subtest)
+		untestable "no subtest '${test#*/}' of ${test%%/*} at this commit" ;;
+	0:pass) break ;;
+	*:fail) reached=$line ;;
+	*:not-reached) ;;
+	*) untestable "the verdict exited $status, but its results file says $outcome" ;;
+	esac
 	if [ "$try" -ge "$tries" ]; then
 		# No try reached the test: the commit says nothing about it.
 		[ -n "$reached" ] ||
