@@ -9,6 +9,7 @@
  * What is pinned there decides who gets BPF, so the tool trusts it only
  * when the directory is root's own and the pins are the policy's: the
  * rules map of the right shape, used by the programs behind the links.
+ * One bpf-grant runs at a time, under a lock no other user can take.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +43,15 @@
 #define PIN_DIR		BPFFS "/bpf-grant"
 #define PIN_RULES	PIN_DIR "/rules"
 #define GRANT_SYSCTL	"/proc/sys/kernel/lsm_grant_disabled"
+/*
+ * The lock: a file of root's in a directory only root can enter. Not
+ * /sys/fs/bpf, which is 1777: any user can open it, hold a lock on it and
+ * so stop every revocation. /run is root's state of this boot, as the lock
+ * is; a system without it (an initramfs) gets it, as mkdir -p would.
+ */
+#define RUN_DIR		"/run"
+#define LOCK_DIR	RUN_DIR "/bpf-grant"
+#define LOCK_NAME	"lock"
 /* What --max-btf-bytes is unless given: a skeleton's BTF is far smaller */
 #define DEFAULT_MAX_BTF	(1ULL << 20)
 
@@ -76,6 +86,41 @@ static const enum bpf_prog_type root_equiv[] = {
 	BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, BPF_PROG_TYPE_TRACING,
 	BPF_PROG_TYPE_LSM, BPF_PROG_TYPE_STRUCT_OPS, BPF_PROG_TYPE_EXT,
 	BPF_PROG_TYPE_SYSCALL,
+};
+
+/*
+ * What a rule grants unless --map-types or --prog-types names the types: a
+ * list, not "every type but", so that a type a newer libbpf or kernel adds
+ * is granted only when an administrator names it. Left out, granted only
+ * when named: map types that hand out more than memory charged to the
+ * creator (devmap, devmap_hash and xskmap name a network device, of any
+ * network namespace; cpumap starts a kernel thread per entry; sockmap,
+ * sockhash and reuseport_sockarray redirect between sockets of any network
+ * namespace), map types only root-equivalent programs use (stack_trace,
+ * task_storage, inode_storage, struct_ops), the program types that need
+ * socket maps (sk_skb, sk_msg), lirc_mode2 (a device) and root_equiv[].
+ */
+static const int default_map_types[] = {
+	BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_HASH,
+	BPF_MAP_TYPE_PERCPU_HASH, BPF_MAP_TYPE_LRU_HASH,
+	BPF_MAP_TYPE_LRU_PERCPU_HASH, BPF_MAP_TYPE_LPM_TRIE, BPF_MAP_TYPE_QUEUE,
+	BPF_MAP_TYPE_STACK, BPF_MAP_TYPE_BLOOM_FILTER, BPF_MAP_TYPE_RINGBUF,
+	BPF_MAP_TYPE_USER_RINGBUF, BPF_MAP_TYPE_ARRAY_OF_MAPS,
+	BPF_MAP_TYPE_HASH_OF_MAPS, BPF_MAP_TYPE_PROG_ARRAY,
+	BPF_MAP_TYPE_PERF_EVENT_ARRAY, BPF_MAP_TYPE_CGROUP_ARRAY,
+	BPF_MAP_TYPE_CGROUP_STORAGE, BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE,
+	BPF_MAP_TYPE_SK_STORAGE,
+};
+
+static const int default_prog_types[] = {
+	BPF_PROG_TYPE_SOCKET_FILTER, BPF_PROG_TYPE_SCHED_CLS,
+	BPF_PROG_TYPE_SCHED_ACT, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_CGROUP_SKB,
+	BPF_PROG_TYPE_CGROUP_SOCK, BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+	BPF_PROG_TYPE_CGROUP_SOCKOPT, BPF_PROG_TYPE_CGROUP_SYSCTL,
+	BPF_PROG_TYPE_CGROUP_DEVICE, BPF_PROG_TYPE_SOCK_OPS,
+	BPF_PROG_TYPE_FLOW_DISSECTOR, BPF_PROG_TYPE_SK_REUSEPORT,
+	BPF_PROG_TYPE_SK_LOOKUP, BPF_PROG_TYPE_LWT_IN, BPF_PROG_TYPE_LWT_OUT,
+	BPF_PROG_TYPE_LWT_XMIT, BPF_PROG_TYPE_LWT_SEG6LOCAL,
 };
 
 static int fail(int code, const char *fmt, ...)
@@ -124,26 +169,56 @@ PIN_DIR "; the first add installs it, removing the last rule\n"
 "that has one; rules are not combined. kernel.lsm_grant_disabled turns\n"
 "every grant off.\n"
 "\n"
-"  --map-types LIST     map types granted, comma-separated bpftool names\n"
-"                       (hash,array,...); default: all but struct_ops\n"
-"  --prog-types LIST    program types granted; default: all but those that\n"
-"                       make their loader as strong as root (kprobe,\n"
-"                       tracepoint, perf_event, raw_tracepoint,\n"
-"                       raw_tracepoint_writable, tracing, lsm, struct_ops,\n"
-"                       ext, syscall), which are granted only when listed\n"
+"  --map-types LIST     map types granted, comma-separated bpftool names;\n"
+"                       default: array, percpu_array, hash, percpu_hash,\n"
+"                       lru_hash, lru_percpu_hash, lpm_trie, queue, stack,\n"
+"                       bloom_filter, ringbuf, user_ringbuf, array_of_maps,\n"
+"                       hash_of_maps, prog_array, perf_event_array,\n"
+"                       cgroup_array, cgroup_storage, percpu_cgroup_storage,\n"
+"                       sk_storage. Granted only when listed, for what\n"
+"                       they hand out: devmap, devmap_hash, xskmap (an\n"
+"                       entry names a network device, of any network\n"
+"                       namespace); cpumap (a kernel thread per entry, and\n"
+"                       a ring no memory cgroup is charged for); sockmap,\n"
+"                       sockhash, reuseport_sockarray (redirects between\n"
+"                       sockets, of any network namespace); stack_trace,\n"
+"                       task_storage, inode_storage (of use only to\n"
+"                       tracing and LSM programs); struct_ops (as strong\n"
+"                       as root)\n"
+"  --prog-types LIST    program types granted; default: socket_filter,\n"
+"                       sched_cls, sched_act, xdp, cgroup_skb, cgroup_sock,\n"
+"                       cgroup_sock_addr, cgroup_sockopt, cgroup_sysctl,\n"
+"                       cgroup_device, sock_ops, flow_dissector,\n"
+"                       sk_reuseport, sk_lookup, lwt_in, lwt_out, lwt_xmit,\n"
+"                       lwt_seg6local. Granted only when listed: sk_skb,\n"
+"                       sk_msg (they need sockmap or sockhash), lirc_mode2\n"
+"                       (a device), and the types that make their loader\n"
+"                       as strong as root: kprobe, tracepoint, perf_event,\n"
+"                       raw_tracepoint, raw_tracepoint_writable, tracing,\n"
+"                       lsm, struct_ops, ext, syscall\n"
 "  --max-map-bytes N    grant no map that asks for more than N bytes\n"
 "                       (entries times key and value size; the kernel's\n"
 "                       own overhead comes on top); default: no limit\n"
 "  --max-btf-bytes N    grant no BTF larger than N bytes; default: 1 MiB\n"
 "\n"
-"add on a cgroup that has a rule replaces it. list prints one line per\n"
-"rule, tab-separated: path, cgroup id, map types, program types, largest\n"
-"map (0: no limit), largest BTF, and 'ok', or 'gone' when the path no\n"
-"longer is that cgroup. Needs CAP_SYS_ADMIN in the initial user namespace.\n"
+"A type this kernel does not have is refused. add on a cgroup that has a\n"
+"rule replaces it. add refuses a rule below or above another one when a\n"
+"cgroup between them (the deeper one's parents up to the other's cgroup)\n"
+"is delegated: its directory or cgroup.procs is not root's, or is\n"
+"writable by group or others. A task of the deeper cgroup could make a\n"
+"cgroup there, move to it and get the wider rule. One rule on a delegated\n"
+"cgroup, with none above or below it, is fine.\n"
+"\n"
+"list prints one line per rule, tab-separated: path, cgroup id, map\n"
+"types, program types, largest map (0: no limit), largest BTF, and 'ok',\n"
+"or 'gone' when the path no longer is that cgroup. One bpf-grant runs at\n"
+"a time (a lock in " LOCK_DIR "). Needs CAP_SYS_ADMIN in the initial\n"
+"user namespace.\n"
 "\n"
 "Exit status: 0 done; 1 failed; 2 usage; 3 no such cgroup; 4 the kernel\n"
 "has no grant hooks or BPF LSM; 5 a capability is missing; 6 another BPF\n"
-"LSM program holds a grant hook; 7 no rule for that cgroup.\n", stdout);
+"LSM program holds a grant hook; 7 no rule for that cgroup; 8 the rule\n"
+"would nest with another across a delegated cgroup.\n", stdout);
 }
 
 /* CAP_SYS_ADMIN, and in the initial user namespace: root in another one
@@ -205,20 +280,64 @@ static int check_kernel(void)
 	return GRANT_EXIT_OK;
 }
 
-/* BPFFS mounted, and locked: one bpf-grant at a time, from start to end */
-static int lock_bpffs(void)
+/* Whether @st is root's and open to no one else for writing: @mask is the
+ * mode bits no one but root may have
+ */
+static bool roots_own(const struct stat *st, mode_t type, mode_t mask)
 {
+	return (st->st_mode & S_IFMT) == type && !st->st_uid &&
+	       !(st->st_mode & mask);
+}
+
+/*
+ * BPFFS mounted, and bpf-grant locked: one at a time, from start to end.
+ * The lock is LOCK_DIR/LOCK_NAME, opened through the directory without
+ * following a symlink and checked on the open files, so that no other user
+ * can hold it: what a user can open, a user can flock, and then every add,
+ * list and remove would wait for them.
+ */
+static int lock_tool(void)
+{
+	int dir, fd = -1, code = GRANT_EXIT_FAIL;
 	struct statfs fs;
-	int fd;
+	struct stat st;
 
 	if (statfs(BPFFS, &fs) || fs.f_type != BPF_FS_MAGIC)
 		return fail(GRANT_EXIT_FAIL, BPFFS " is not a BPF file system: "
 			    "mount -t bpf bpf " BPFFS);
-	fd = open(BPFFS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || flock(fd, LOCK_EX))
-		return fail(GRANT_EXIT_FAIL, "locking " BPFFS ": %s", strerror(errno));
-	/* held until exit */
-	return GRANT_EXIT_OK;
+	if ((mkdir(RUN_DIR, 0755) && errno != EEXIST) ||
+	    (mkdir(LOCK_DIR, 0700) && errno != EEXIST))
+		return fail(GRANT_EXIT_FAIL, "mkdir -p " LOCK_DIR ": %s",
+			    strerror(errno));
+	dir = open(LOCK_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0 || fstat(dir, &st) || !roots_own(&st, S_IFDIR, 022)) {
+		fail(GRANT_EXIT_FAIL, LOCK_DIR " is not root's own directory "
+		     "(%s): someone else made it; remove it and run again",
+		     dir < 0 ? strerror(errno) :
+		     "someone else's, or writable by others");
+		goto out;
+	}
+	fd = openat(dir, LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0 || fstat(fd, &st) || !roots_own(&st, S_IFREG, 077)) {
+		fail(GRANT_EXIT_FAIL, LOCK_DIR "/" LOCK_NAME " is not root's "
+		     "own file (%s): remove it and run again", fd < 0 ?
+		     strerror(errno) : "someone else's, or open to others");
+		goto out;
+	}
+	if (flock(fd, LOCK_EX)) {
+		fail(GRANT_EXIT_FAIL, "locking " LOCK_DIR "/" LOCK_NAME ": %s",
+		     strerror(errno));
+		goto out;
+	}
+	code = GRANT_EXIT_OK;
+	fd = -1;	/* the lock is held until exit */
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dir >= 0)
+		close(dir);
+	return code;
 }
 
 /*
@@ -255,6 +374,107 @@ static int cgroup_at(const char *path, __u64 *id, char *real)
 		return fail(GRANT_EXIT_USAGE, "%s: a path longer than %d bytes",
 			    real, GRANT_PATH_MAX - 1);
 	*id = st.st_ino;
+	return GRANT_EXIT_OK;
+}
+
+/*
+ * Whether a user other than root can make cgroups in the cgroup @dir or
+ * move tasks through it, as a container runtime delegates a cgroup: the
+ * directory or its cgroup.procs is not root's, or is writable by group or
+ * others. What makes it so in @why.
+ */
+static bool delegated(const char *dir, char *why, size_t size)
+{
+	static const char *const files[] = { "", "/cgroup.procs" };
+	char path[PATH_MAX + sizeof("/cgroup.procs")];
+	struct stat st;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, files[i]);
+		if (lstat(path, &st))
+			snprintf(why, size, "%s: %s", path, strerror(errno));
+		else if (st.st_uid)
+			snprintf(why, size, "%s is owned by uid %u", path,
+				 st.st_uid);
+		else if (st.st_mode & (S_IWGRP | S_IWOTH))
+			snprintf(why, size, "%s is writable by %s", path,
+				 st.st_mode & S_IWOTH ? "others" : "its group");
+		else
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the cgroup of id @shallow is an ancestor of the cgroup at the
+ * canonical path @deep. The first delegated cgroup from @deep's parent up
+ * to @shallow goes to @dir (empty if none), and why to @why.
+ */
+static bool ancestor(__u64 shallow, const char *deep, char *dir, char *why,
+		     size_t size)
+{
+	char up[PATH_MAX];
+	struct statfs fs;
+	struct stat st;
+
+	dir[0] = 0;
+	snprintf(up, sizeof(up), "%s", deep);
+	while (strcmp(dirname(up), "/") && !statfs(up, &fs) &&
+	       fs.f_type == CGROUP2_SUPER_MAGIC && !stat(up, &st) &&
+	       st.st_ino != 1) {
+		if (!dir[0] && delegated(up, why, size))
+			snprintf(dir, PATH_MAX, "%s", up);
+		if (st.st_ino == shallow)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A rule below another narrows only while the tasks of its cgroup cannot
+ * leave it for another cgroup under the wider rule. Moving a task takes
+ * write access to the cgroup.procs of the common ancestor, and making a
+ * cgroup to move to, to a directory: so when a cgroup between two rules
+ * (the deeper one's parent up to the other's cgroup) is delegated, its user
+ * can move a task of the narrower rule out from under it and get the wider
+ * one. Such a pair is refused, whichever rule comes first. One rule on a
+ * delegated cgroup, with none above or below it, is a container's own and
+ * fine. A delegation made after the rules is not seen here.
+ */
+static int check_nesting(int fd, __u64 id, const char *real)
+{
+	char dir[PATH_MAX], why[PATH_MAX + 64];
+	__u64 key, next, *prev = NULL;
+	struct grant_rule rule;
+	bool below, above;
+	struct stat st;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		/* A cgroup v2 is never renamed: a rule whose path is no longer
+		 * its cgroup's has a cgroup that is gone, and grants nothing
+		 */
+		if (key == id || bpf_map_lookup_elem(fd, &key, &rule))
+			continue;
+		rule.path[GRANT_PATH_MAX - 1] = 0;
+		if (stat(rule.path, &st) || st.st_ino != key)
+			continue;
+		below = ancestor(key, real, dir, why, sizeof(why));
+		above = !below && ancestor(id, rule.path, dir, why, sizeof(why));
+		if (!(below || above) || !dir[0])
+			continue;
+		return fail(GRANT_EXIT_DELEGATED, "%s is delegated (%s): a task "
+			    "of %s could move itself to another cgroup under it "
+			    "and get the rule of %s instead of its own. A "
+			    "delegated subtree takes one rule: bpf-grant remove "
+			    "%s first, or take the delegation back (chown root, "
+			    "chmod go-w the directory and its cgroup.procs)",
+			    dir, why, below ? real : rule.path,
+			    below ? rule.path : real, rule.path);
+	}
 	return GRANT_EXIT_OK;
 }
 
@@ -311,18 +531,80 @@ static __u64 root_equiv_types(void)
 	return types;
 }
 
-/* Every type libbpf knows by name, from 1 */
-static __u64 all_types(bool progs)
+static __u64 types_of(const int *list, int n)
 {
 	__u64 types = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		types |= 1ULL << list[i];
+	return types;
+}
+
+/* Whether the running kernel's enum bpf_map_type (bpf_prog_type) has the
+ * type @t, by the name libbpf gives it
+ */
+static bool kernel_has_type(const struct btf *btf, bool progs, int t,
+			    const char *name)
+{
+	const char *prefix = progs ? "BPF_PROG_TYPE_" : "BPF_MAP_TYPE_";
+	const struct btf_type *type;
+	const struct btf_enum *e;
+	char want[64];
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, progs ? "bpf_prog_type" :
+				    "bpf_map_type", BTF_KIND_ENUM);
+	if (id < 0)
+		return false;
+	type = btf__type_by_id(btf, id);
+	snprintf(want, sizeof(want), "%s%s", prefix, name);
+	for (i = 0, e = btf_enum(type); i < btf_vlen(type); i++, e++)
+		if (e->val == t &&
+		    !strcasecmp(btf__name_by_offset(btf, e->name_off), want))
+			return true;
+	return false;
+}
+
+/* The name of the first type in @types that the kernel lacks, or NULL */
+static const char *missing_type(const struct btf *btf, __u64 types, bool progs)
+{
+	const char *name;
 	int t;
 
 	for (t = 1; t < 64; t++) {
-		if (!(progs ? libbpf_bpf_prog_type_str(t) : libbpf_bpf_map_type_str(t)))
-			break;
-		types |= 1ULL << t;
+		if (!((types >> t) & 1))
+			continue;
+		name = progs ? libbpf_bpf_prog_type_str(t) :
+			       libbpf_bpf_map_type_str(t);
+		if (!name || !kernel_has_type(btf, progs, t, name))
+			return name ? name : "(unnamed)";
 	}
-	return types;
+	return NULL;
+}
+
+/*
+ * Every type of @rule is one the running kernel has: libbpf names the
+ * types of the kernels it was built for, which may be newer.
+ */
+static int check_types(const struct grant_rule *rule)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const char *map, *prog = NULL;
+
+	if (!btf)
+		return fail(GRANT_EXIT_NO_HOOKS, "no kernel BTF to check the "
+			    "types against: %s", strerror(errno));
+	map = missing_type(btf, rule->map_types, false);
+	if (!map)
+		prog = missing_type(btf, rule->prog_types, true);
+	btf__free(btf);
+	if (map || prog)
+		return fail(GRANT_EXIT_USAGE, "this kernel has no %s type '%s' "
+			    "(its enum %s lacks it): leave it out",
+			    map ? "map" : "program", map ? map : prog,
+			    map ? "bpf_map_type" : "bpf_prog_type");
+	return GRANT_EXIT_OK;
 }
 
 /* 0 when PIN_DIR is root's own directory, -ENOENT when there is none */
@@ -579,10 +861,12 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 	__u64 id, named;
 	int code, fd;
 
-	rule.map_types = all_types(false) & ~(1ULL << BPF_MAP_TYPE_STRUCT_OPS);
+	rule.map_types = types_of(default_map_types,
+				  ARRAY_SIZE(default_map_types));
 	if (map_list && (code = parse_types(map_list, false, &rule.map_types)))
 		return code;
-	rule.prog_types = all_types(true) & ~root_equiv_types();
+	rule.prog_types = types_of(default_prog_types,
+				   ARRAY_SIZE(default_prog_types));
 	if (prog_list) {
 		if ((code = parse_types(prog_list, true, &named)))
 			return code;
@@ -592,7 +876,8 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 	if ((code = cgroup_at(path, &id, real)))
 		return code;
 	strcpy(rule.path, real);
-	if ((code = check_admin()) || (code = check_kernel()) || (code = lock_bpffs()))
+	if ((code = check_admin()) || (code = check_kernel()) ||
+	    (code = check_types(&rule)) || (code = lock_tool()))
 		return code;
 	fd = open_rules(link_ids);
 	if (fd == -EUCLEAN)
@@ -600,8 +885,8 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 	if (fd == -ENOENT) {
 		code = install(id, &rule);
 	} else {
-		code = GRANT_EXIT_OK;
-		if (bpf_map_update_elem(fd, &id, &rule, BPF_ANY))
+		code = check_nesting(fd, id, real);
+		if (!code && bpf_map_update_elem(fd, &id, &rule, BPF_ANY))
 			code = fail(GRANT_EXIT_FAIL, "adding the rule: %s%s",
 				    strerror(errno), errno == E2BIG ?
 				    " (the policy holds 64 cgroups)" : "");
@@ -621,7 +906,8 @@ static int cmd_list(void)
 	struct stat st;
 	int fd, code;
 
-	if ((code = check_admin()) || (code = check_kernel()) || (code = lock_bpffs()))
+	if ((code = check_admin()) || (code = check_kernel()) ||
+	    (code = lock_tool()))
 		return code;
 	fd = open_rules(link_ids);
 	if (fd == -ENOENT)
@@ -658,7 +944,7 @@ static int cmd_remove(const char *path, bool all)
 	struct stat st;
 	int fd, code, found = 0;
 
-	if ((code = check_admin()) || (code = lock_bpffs()))
+	if ((code = check_admin()) || (code = lock_tool()))
 		return code;
 	fd = open_rules(link_ids);
 	if (all) {

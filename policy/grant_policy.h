@@ -34,6 +34,8 @@ enum bpf_grant_exit {
 	GRANT_EXIT_NO_CAP,
 	GRANT_EXIT_HOOK_BUSY,	/* another BPF LSM program holds a hook */
 	GRANT_EXIT_NO_RULE,
+	GRANT_EXIT_DELEGATED,	/* a rule nested under or above another
+				 * across a cgroup a user can write */
 };
 
 #endif /* __GRANT_POLICY_H */

@@ -4,114 +4,34 @@
  * administrator drives it: grant BPF to one cgroup, and a process with no
  * capability in that cgroup runs the series' lsm_prog_app application;
  * outside the cgroup, or after the rule is removed, it cannot. Then the
- * rule's limits, its errors and exit codes, and the grant off switch.
+ * rule's limits, its errors and exit codes, and the grant off switch; the
+ * default types, rules nested across a delegated cgroup, and a lock that
+ * no other user can hold.
  */
 #include <test_progs.h>
 #include <grp.h>
 #include <sched.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <bpf/btf.h>
 #include "cap_helpers.h"
+#include "grant_helpers.h"
 #include "int_file.h"
 #include "grant_policy.h"
 #include "grant_policy.skel.h"
 #include "lsm_prog_app.skel.h"
 
-#define TOOL		"/bin/bpf-grant"
 #define PIN_DIR		"/sys/fs/bpf/bpf-grant"
 #define CG		"/sys/fs/cgroup/bpf_grant_app"
 #define SUB_CG		CG "/worker"
 #define OTHER_CG	"/sys/fs/cgroup/bpf_grant_other"
+/* delegated to nobody, as a container runtime delegates a cgroup */
+#define DELEG_CG	"/sys/fs/cgroup/bpf_grant_deleg"
+#define NARROW_CG	DELEG_CG "/narrow"
+#define MINE_CG		DELEG_CG "/mine"
+#define LOCK_DIR	"/run/bpf-grant"
 #define GRANT_SYSCTL	"/proc/sys/kernel/lsm_grant_disabled"
 #define UNPRIV_SYSCTL	"/proc/sys/kernel/unprivileged_bpf_disabled"
-#define NOBODY		65534
-
-/* What the tool printed, stdout and stderr, in its last run */
-static char out[8192];
-
-/* A process that is uid and gid 65534 with no capability left */
-static bool become_nobody(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY) || syscall(SYS_capget, &hdr, data))
-		return false;
-	return !(data[0].effective | data[1].effective |
-		 data[0].permitted | data[1].permitted);
-}
-
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(text, f) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
-enum as { AS_ROOT, AS_NOBODY, AS_USERNS_ROOT };
-
-/* Run bpf-grant with @args (NULL-terminated), as root, as nobody, or as
- * root of a user namespace of its own: its exit status, or -1 if it did
- * not exit; what it printed in out[]
- */
-static int run_tool(enum as as, const char *const *args)
-{
-	const char *argv[16] = { TOOL };
-	int fds[2], status, i;
-	ssize_t n, len = 0;
-	pid_t pid;
-
-	for (i = 0; args[i] && i < ARRAY_SIZE(argv) - 2; i++)
-		argv[i + 1] = args[i];
-	if (pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		/* root of a user namespace: uid 0 there, mapped to root's */
-		if ((as == AS_NOBODY && !become_nobody()) ||
-		    (as == AS_USERNS_ROOT && (unshare(CLONE_NEWUSER) ||
-					      write_file("/proc/self/uid_map", "0 0 1"))))
-			_exit(127);
-		execv(TOOL, (char **)argv);
-		_exit(126);
-	}
-	close(fds[1]);
-	while (pid > 0 && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
-		len += n;
-	out[len] = 0;
-	close(fds[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	printf("bpf-grant");
-	for (i = 1; argv[i]; i++)
-		printf(" %s", argv[i]);
-	printf("%s: exit %d\n", as == AS_NOBODY ? " (as nobody)" :
-	       as == AS_USERNS_ROOT ? " (in a user namespace)" : "", WEXITSTATUS(status));
-	if (len)
-		printf("%s%s", out, out[len - 1] == '\n' ? "" : "\n");
-	return WEXITSTATUS(status);
-}
-
-#define TOOL_ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define tool(...) run_tool(AS_ROOT, TOOL_ARGS(__VA_ARGS__))
-#define tool_as_nobody(...) run_tool(AS_NOBODY, TOOL_ARGS(__VA_ARGS__))
-
-static bool printed(const char *text)
-{
-	return strstr(out, text);
-}
 
 static bool have_hooks(void)
 {
@@ -128,7 +48,7 @@ static bool have_hooks(void)
 
 /* What a child does, unprivileged, inside a cgroup */
 struct step {
-	enum { APP, MAP, PROG, PROG_PERFMON, BTF } what;
+	enum { APP, MAP, MAP_BTF, PROG, PROG_PERFMON, BTF } what;
 	int type;			/* map or program type; BTF: int types */
 	__u32 key, value, entries;	/* a map's */
 };
@@ -178,6 +98,25 @@ static int load_btf(int n)
 	return fd;
 }
 
+/* A map of @type keyed by an int of a BTF it loads, as the local storage
+ * maps are: an fd, or -1 with errno set
+ */
+static int map_with_btf(int type)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC,
+		    .btf_key_type_id = 1, .btf_value_type_id = 1);
+	int fd, err;
+
+	opts.btf_fd = load_btf(1);
+	if (opts.btf_fd < 0)
+		return -1;
+	fd = bpf_map_create(type, NULL, 4, 4, 0, &opts);
+	err = errno;
+	close(opts.btf_fd);
+	errno = err;
+	return fd;
+}
+
 static int do_step(const struct step *s)
 {
 	static const struct bpf_insn ret0[] = {
@@ -195,6 +134,9 @@ static int do_step(const struct step *s)
 	switch (s->what) {
 	case MAP:
 		fd = bpf_map_create(s->type, NULL, s->key, s->value, s->entries, NULL);
+		break;
+	case MAP_BTF:
+		fd = map_with_btf(s->type);
 		break;
 	case PROG:
 		fd = bpf_prog_load(s->type, NULL, "GPL", ret0, ARRAY_SIZE(ret0), NULL);
@@ -606,6 +548,276 @@ static void test_grants_off(void)
 	ASSERT_EQ(tool("remove", CG), GRANT_EXIT_OK, "remove");
 }
 
+/* The default rule: an allowlist. What it leaves out, a task gets only when
+ * a rule names it, and a type this kernel lacks cannot be named.
+ */
+static void test_default_types(void)
+{
+	/* each type the default leaves out, as a map it could be */
+	static const struct step maps[] = {
+		{ MAP, BPF_MAP_TYPE_DEVMAP, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_DEVMAP_HASH, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_XSKMAP, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_CPUMAP, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_SOCKMAP, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_SOCKHASH, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 4, 1 },
+		{ MAP, BPF_MAP_TYPE_STACK_TRACE, 4, 8, 1 },
+		{ MAP_BTF, BPF_MAP_TYPE_TASK_STORAGE },
+		{ MAP_BTF, BPF_MAP_TYPE_INODE_STORAGE },
+	};
+	static const int progs[] = {
+		BPF_PROG_TYPE_SK_SKB, BPF_PROG_TYPE_SK_MSG,
+		BPF_PROG_TYPE_LIRC_MODE2,
+	};
+	struct step prog = { PROG };
+	char name[64];
+	int i;
+
+	ASSERT_EQ(tool("--help"), GRANT_EXIT_OK, "--help");
+	ASSERT_TRUE(printed("cpumap (a kernel thread per entry"),
+		    "--help says what a type left out hands out");
+	ASSERT_EQ(tool("add", CG, "--map-types", "cgrp_storage"),
+		  GRANT_EXIT_USAGE, "a map type libbpf names and 6.1 lacks");
+	ASSERT_TRUE(printed("this kernel has no map type 'cgrp_storage'"),
+		    "says the kernel lacks it");
+	ASSERT_FALSE(installed(), "nothing installed");
+	if (!ASSERT_EQ(tool("add", CG), GRANT_EXIT_OK, "add with the defaults"))
+		return;
+	ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list");
+	ASSERT_FALSE(printed("devmap") || printed("sk_skb"),
+		     "lists no type left out");
+	ASSERT_OK(map_in(CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), "array, by default");
+	ASSERT_OK(map_in(CG, BPF_MAP_TYPE_HASH, 4, 8, 1), "hash, by default");
+	ASSERT_OK(prog_in(CG, BPF_PROG_TYPE_SOCKET_FILTER),
+		  "socket_filter, by default");
+	ASSERT_OK(prog_in(CG, BPF_PROG_TYPE_XDP), "xdp, by default");
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		snprintf(name, sizeof(name), "%s, not by default",
+			 libbpf_bpf_map_type_str(maps[i].type));
+		/* root makes one: the kernel has it, only the grant decides */
+		if (do_step(&maps[i])) {
+			printf("%s: root cannot make one either, not checked\n",
+			       name);
+			continue;
+		}
+		ASSERT_EQ(in_child(CG, false, &maps[i]), -EPERM, name);
+	}
+	for (i = 0; i < ARRAY_SIZE(progs); i++) {
+		prog.type = progs[i];
+		snprintf(name, sizeof(name), "%s, not by default",
+			 libbpf_bpf_prog_type_str(progs[i]));
+		if (do_step(&prog)) {
+			printf("%s: root cannot load one either, not checked\n",
+			       name);
+			continue;
+		}
+		ASSERT_EQ(in_child(CG, false, &prog), -EPERM, name);
+	}
+	if (ASSERT_EQ(tool("add", CG, "--map-types", "devmap"), GRANT_EXIT_OK,
+		      "add devmap, named")) {
+		ASSERT_OK(in_child(CG, false, &maps[0]), "devmap, named");
+		ASSERT_EQ(map_in(CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), -EPERM,
+			  "array, not named");
+	}
+	ASSERT_EQ(tool("remove", CG), GRANT_EXIT_OK, "remove");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* Hand @path and its cgroup.procs to @uid, as a container runtime does */
+static int delegate(const char *path, uid_t uid)
+{
+	char procs[256];
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	return chown(path, uid, uid) || chown(procs, uid, uid) ? -errno : 0;
+}
+
+/* What a task of the narrow cgroup, as nobody, gets before and after it
+ * moves itself to a cgroup it makes in the delegated one: 0 or -errno each
+ */
+struct escape {
+	int array_before, hash_before, mkdir, move, array_after, hash_after;
+};
+
+static bool try_escape(struct escape *e)
+{
+	static const struct step array = { MAP, BPF_MAP_TYPE_ARRAY, 4, 8, 1 };
+	static const struct step hash = { MAP, BPF_MAP_TYPE_HASH, 4, 8, 1 };
+	ssize_t n = -1;
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		if (write_file(NARROW_CG "/cgroup.procs", "0") ||
+		    !become_nobody())
+			_exit(1);
+		e->array_before = do_step(&array);
+		e->hash_before = do_step(&hash);
+		e->mkdir = mkdir(MINE_CG, 0755) ? -errno : 0;
+		e->move = write_file(MINE_CG "/cgroup.procs", "0");
+		e->array_after = do_step(&array);
+		e->hash_after = do_step(&hash);
+		_exit(write(fds[1], e, sizeof(*e)) != sizeof(*e));
+	}
+	close(fds[1]);
+	if (pid > 0) {
+		n = read(fds[0], e, sizeof(*e));
+		waitpid(pid, NULL, 0);
+	}
+	close(fds[0]);
+	return n == sizeof(*e);
+}
+
+/*
+ * Rules on a cgroup and on one below it, with the upper one delegated to
+ * nobody: a task below could make a cgroup in the delegated one, move there
+ * and get the wider rule. add refuses the pair, in either order; a rule
+ * alone on a delegated cgroup, and the pair on cgroups of root's, are fine.
+ */
+static void test_delegated_nesting(void)
+{
+	struct escape e;
+
+	if (!ASSERT_OK(delegate(DELEG_CG, NOBODY), "delegate it to nobody") ||
+	    !ASSERT_EQ(tool("add", NARROW_CG, "--map-types", "array"),
+		       GRANT_EXIT_OK, "a rule below the delegated one, alone"))
+		goto out;
+	ASSERT_EQ(tool("add", DELEG_CG), GRANT_EXIT_DELEGATED,
+		  "a wider rule on the delegated cgroup above it");
+	ASSERT_TRUE(printed(DELEG_CG " is delegated (" DELEG_CG
+			    " is owned by uid 65534)"),
+		    "names the delegated cgroup");
+	ASSERT_TRUE(printed("bpf-grant remove " NARROW_CG " first"),
+		    "says the fix");
+	/* the escape that a wider rule would have let through */
+	if (ASSERT_TRUE(try_escape(&e), "a task of the narrow cgroup")) {
+		ASSERT_OK(e.array_before, "array in the narrow cgroup");
+		ASSERT_EQ(e.hash_before, -EPERM, "hash in the narrow cgroup");
+		ASSERT_OK(e.mkdir, "it makes a cgroup in the delegated one");
+		ASSERT_OK(e.move, "it moves itself there");
+		ASSERT_EQ(e.array_after, -EPERM, "array after the move");
+		ASSERT_EQ(e.hash_after, -EPERM,
+			  "hash after the move: no wider rule");
+	}
+	rmdir(MINE_CG);
+
+	/* the wider rule first: the narrower one is refused */
+	ASSERT_EQ(tool("remove", NARROW_CG), GRANT_EXIT_OK,
+		  "remove the narrow rule");
+	ASSERT_EQ(tool("add", DELEG_CG), GRANT_EXIT_OK,
+		  "a rule on the delegated cgroup, alone");
+	ASSERT_EQ(tool("add", NARROW_CG, "--map-types", "array"),
+		  GRANT_EXIT_DELEGATED, "a narrower rule below it");
+	ASSERT_TRUE(printed("a task of " NARROW_CG " could move itself"),
+		    "names the cgroup a task could leave");
+
+	/* a cgroup.procs others can write is a delegation too */
+	ASSERT_OK(delegate(DELEG_CG, 0), "take the delegation back");
+	ASSERT_OK(chmod(DELEG_CG "/cgroup.procs", 0666), "chmod 0666");
+	ASSERT_EQ(tool("add", NARROW_CG, "--map-types", "array"),
+		  GRANT_EXIT_DELEGATED, "below a cgroup.procs others can write");
+	ASSERT_TRUE(printed("cgroup.procs is writable by others"), "says so");
+	ASSERT_OK(chmod(DELEG_CG "/cgroup.procs", 0644), "chmod 0644");
+	ASSERT_EQ(tool("add", NARROW_CG, "--map-types", "array"), GRANT_EXIT_OK,
+		  "the same rules on cgroups of root's");
+	ASSERT_EQ(map_in(NARROW_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), -EPERM,
+		  "hash below: the narrower rule applies");
+	ASSERT_OK(map_in(DELEG_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), "hash above it");
+out:
+	rmdir(MINE_CG);
+	delegate(DELEG_CG, 0);
+	chmod(DELEG_CG "/cgroup.procs", 0644);
+	if (installed())
+		ASSERT_EQ(tool("remove", "--all"), GRANT_EXIT_OK,
+			  "remove --all");
+}
+
+/* Open @path and take a shared lock on it, kept open: 0 or -errno */
+static int lock_shared(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	return fd < 0 || flock(fd, LOCK_SH | LOCK_NB) ? -errno : 0;
+}
+
+/* What a process of nobody's could lock, each 0 or -errno */
+struct holder {
+	int bpffs, dir, lock;
+};
+
+/* A process of nobody's that holds every lock it can until killed: its
+ * pid, and what it could lock in @h
+ */
+static pid_t hold_locks(struct holder *h)
+{
+	ssize_t n = -1;
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		if (!become_nobody())
+			_exit(1);
+		h->bpffs = lock_shared("/sys/fs/bpf");
+		h->dir = lock_shared(LOCK_DIR);
+		h->lock = lock_shared(LOCK_DIR "/lock");
+		if (write(fds[1], h, sizeof(*h)) != sizeof(*h))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid > 0)
+		n = read(fds[0], h, sizeof(*h));
+	close(fds[0]);
+	if (pid > 0 && n != sizeof(*h)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
+
+/* Another user holds every lock it can open: list and remove still run */
+static void test_lock_held_by_nobody(void)
+{
+	struct holder h;
+	struct stat st;
+	pid_t pid;
+
+	if (!ASSERT_EQ(tool("add", CG), GRANT_EXIT_OK, "add"))
+		return;
+	ASSERT_TRUE(!lstat(LOCK_DIR, &st) && S_ISDIR(st.st_mode) && !st.st_uid &&
+		    (st.st_mode & 0777) == 0700, LOCK_DIR " is root's, 0700");
+	pid = hold_locks(&h);
+	if (!ASSERT_GT(pid, 0, "a process of nobody's holding locks")) {
+		tool("remove", CG);
+		return;
+	}
+	ASSERT_OK(h.bpffs, "nobody holds a lock on /sys/fs/bpf");
+	ASSERT_EQ(h.dir, -EACCES, "nobody cannot open " LOCK_DIR);
+	ASSERT_EQ(h.lock, -EACCES, "nobody cannot open " LOCK_DIR "/lock");
+	ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list while nobody holds locks");
+	ASSERT_TRUE(!strncmp(out, CG "\t", strlen(CG) + 1), "lists the rule");
+	ASSERT_EQ(tool("remove", CG), GRANT_EXIT_OK,
+		  "remove while nobody holds locks");
+	ASSERT_FALSE(installed(), "the grant is gone");
+	ASSERT_EQ(map_in(CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), -EPERM,
+		  "array after remove");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 static bool need_hooks(bool hooks)
 {
 	if (hooks && read_int_file(GRANT_SYSCTL) == 0)
@@ -621,7 +833,9 @@ void test_bpf_grant(void)
 
 	if ((mkdir(CG, 0755) && errno != EEXIST) ||
 	    (mkdir(SUB_CG, 0755) && errno != EEXIST) ||
-	    (mkdir(OTHER_CG, 0755) && errno != EEXIST)) {
+	    (mkdir(OTHER_CG, 0755) && errno != EEXIST) ||
+	    (mkdir(DELEG_CG, 0755) && errno != EEXIST) ||
+	    (mkdir(NARROW_CG, 0755) && errno != EEXIST)) {
 		ASSERT_OK(-errno, "mkdir cgroups");
 		return;
 	}
@@ -645,10 +859,19 @@ void test_bpf_grant(void)
 		test_hook_busy();
 	if (test__start_subtest("grants_off") && need_hooks(hooks))
 		test_grants_off();
+	if (test__start_subtest("default_types") && need_hooks(hooks))
+		test_default_types();
+	if (test__start_subtest("delegated_nesting") && need_hooks(hooks))
+		test_delegated_nesting();
+	if (test__start_subtest("lock_held_by_nobody") && need_hooks(hooks))
+		test_lock_held_by_nobody();
 	/* whatever a failed subtest left: the next test must find no policy */
 	if (installed())
 		tool("remove", "--all");
 	rmdir(SUB_CG);
 	rmdir(CG);
 	rmdir(OTHER_CG);
+	rmdir(MINE_CG);
+	rmdir(NARROW_CG);
+	rmdir(DELEG_CG);
 }

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the tests that drive bpf-grant share: becoming an unprivileged
+ * process, a user namespace of its own, running the tool.
+ */
+#ifndef __GRANT_HELPERS_H
+#define __GRANT_HELPERS_H
+
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/prctl.h>
+#include <linux/capability.h>
+#include <bpf/btf.h>
+
+#define BPF_GRANT	"/bin/bpf-grant"
+#define NOBODY		65534
+
+static inline int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		err = -EIO;
+	if (fclose(f))
+		err = -errno;
+	return err;
+}
+
+/* A process that is uid and gid 65534 with no capability left */
+static inline bool become_nobody(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY) || syscall(SYS_capget, &hdr, data))
+		return false;
+	return !(data[0].effective | data[1].effective |
+		 data[0].permitted | data[1].permitted);
+}
+
+/* After unshare(CLONE_NEWUSER): root in it is @outside (uid and gid). A
+ * process that dropped root's ids is not dumpable, and its /proc/self
+ * files stay root's: make it dumpable again to write its maps.
+ */
+static inline int map_user_ns(unsigned int outside)
+{
+	char map[32];
+
+	snprintf(map, sizeof(map), "0 %u 1", outside);
+	if (prctl(PR_SET_DUMPABLE, 1))
+		return -errno;
+	return write_file("/proc/self/setgroups", "deny") ?:
+	       write_file("/proc/self/uid_map", map) ?:
+	       write_file("/proc/self/gid_map", map);
+}
+
+/* Whether the kernel has the series' grant hooks (not the stock kernel) */
+static inline bool have_grant_hooks(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool ok;
+
+	if (!btf)
+		return false;
+	ok = btf__find_by_name_kind(btf, "bpf_lsm_bpf_prog_load_security",
+				    BTF_KIND_FUNC) > 0;
+	btf__free(btf);
+	return ok;
+}
+
+/* A bpf-grant run that takes longer is killed: a hang fails, not the boot */
+#define TOOL_TIMEOUT	30
+
+/* What the tool printed, stdout and stderr, in its last run */
+static char out[8192];
+
+enum as { AS_ROOT, AS_NOBODY, AS_USERNS_ROOT };
+
+/* Run bpf-grant with @args (NULL-terminated), as root, as nobody, or as
+ * root of a user namespace of its own: its exit status, or -1 if it did
+ * not exit; what it printed in out[]
+ */
+static inline int run_tool(enum as as, const char *const *args)
+{
+	const char *argv[16] = { BPF_GRANT };
+	int fds[2], status, i;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	for (i = 0; args[i] && i < ARRAY_SIZE(argv) - 2; i++)
+		argv[i + 1] = args[i];
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		/* root of a user namespace: uid 0 there, mapped to root's */
+		if ((as == AS_NOBODY && !become_nobody()) ||
+		    (as == AS_USERNS_ROOT && (unshare(CLONE_NEWUSER) ||
+					      write_file("/proc/self/uid_map", "0 0 1"))))
+			_exit(127);
+		/* kept across execv: SIGALRM ends the tool */
+		alarm(TOOL_TIMEOUT);
+		execv(BPF_GRANT, (char **)argv);
+		_exit(126);
+	}
+	close(fds[1]);
+	while (pid > 0 && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	out[len] = 0;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status)) {
+		printf("bpf-grant %s: killed by signal %d%s\n",
+		       argv[1] ? argv[1] : "", WTERMSIG(status),
+		       WTERMSIG(status) == SIGALRM ? " (a hang)" : "");
+		return -1;
+	}
+	printf("bpf-grant");
+	for (i = 1; argv[i]; i++)
+		printf(" %s", argv[i]);
+	printf("%s: exit %d\n", as == AS_NOBODY ? " (as nobody)" :
+	       as == AS_USERNS_ROOT ? " (in a user namespace)" : "", WEXITSTATUS(status));
+	if (len)
+		printf("%s%s", out, out[len - 1] == '\n' ? "" : "\n");
+	return WEXITSTATUS(status);
+}
+
+#define TOOL_ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define tool(...) run_tool(AS_ROOT, TOOL_ARGS(__VA_ARGS__))
+#define tool_as_nobody(...) run_tool(AS_NOBODY, TOOL_ARGS(__VA_ARGS__))
+
+static inline bool printed(const char *text)
+{
+	return strstr(out, text);
+}
+
+#endif /* __GRANT_HELPERS_H */
