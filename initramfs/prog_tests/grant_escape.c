@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attacks on a grant: a process with no capability, in a cgroup that
+ * bpf-grant granted, reaches for what the capability checks the grant
+ * skips were protecting. Each subtest runs the attack to its end and
+ * asserts where the kernel stopped it. On the stock kernel (make ci-base)
+ * the same process is refused at its first step, map creation.
+ *
+ * devmap_other_netns, devmap_hash_other_netns: a device map entry names
+ * a device by ifindex, looked up in the updater's network namespace. The
+ * attacker, still in the initial namespace, points entry 0 of a granted
+ * device map at the initial namespace's lo, then makes a user and network
+ * namespace of its own, attaches (netlink allows it there) an XDP program
+ * that redirects everything to entry 0 to its own lo, and sends UDP from
+ * 127.0.0.1:53: without CAP_NET_ADMIN over the initial namespace it must
+ * not reach a listener there. Naming its own namespace's lo must work.
+ */
+#include <test_progs.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <linux/if_link.h>
+#include <bpf/btf.h>
+#include "grant_helpers.h"
+#include "grant_policy.h"
+#include "grant_escape.skel.h"
+
+#define CG		"/sys/fs/cgroup/grant_escape"
+#define PORT		4242
+
+/* How far the attacker got: each step's -errno, 0 if it worked */
+struct attack {
+	int load;		/* open and load the skeleton: the maps, XDP */
+	int point_init_lo;	/* entry 0 = the initial namespace's lo */
+	int own_netns;		/* a user and network namespace of its own */
+	int point_own_lo;	/* another granted map's entry = its own lo */
+	int attach;		/* XDP on its own lo, through netlink */
+	int sent;		/* UDP from 127.0.0.1:53 */
+};
+
+/* Set lo of this network namespace up or down; its old state in @was_up */
+static int lo_set(bool up, bool *was_up)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		err = -errno;
+	if (was_up)
+		*was_up = ifr.ifr_flags & IFF_UP;
+	ifr.ifr_flags = up ? ifr.ifr_flags | IFF_UP : ifr.ifr_flags & ~IFF_UP;
+	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int send_from_53(void)
+{
+	struct sockaddr_in src = {
+		.sin_family = AF_INET, .sin_port = htons(53),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_in dst = src;
+	int fd, i, err = 0;
+
+	dst.sin_port = htons(PORT);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (void *)&src, sizeof(src)))
+		err = -errno;
+	for (i = 0; !err && i < 3; i++)
+		if (sendto(fd, "escape", 6, 0, (void *)&dst, sizeof(dst)) < 0)
+			err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The attacker's side, in the granted cgroup: every step it can take */
+static void attack(bool hash, struct attack *a)
+{
+	struct grant_escape *skel;
+	__u32 key = 0, lo = 1;	/* lo is ifindex 1 in every namespace */
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	int fd;
+
+	memset(a, 0, sizeof(*a));
+	a->point_init_lo = a->own_netns = a->point_own_lo = a->attach =
+		a->sent = -ENOEXEC;	/* not tried */
+	skel = grant_escape__open_and_load();
+	if (!skel) {
+		a->load = -errno;
+		return;
+	}
+	map = hash ? skel->maps.devmap_hash : skel->maps.devmap;
+	prog = hash ? skel->progs.redirect_devmap_hash : skel->progs.redirect_devmap;
+	a->point_init_lo = bpf_map_update_elem(bpf_map__fd(map), &key, &lo, 0) ?
+			   -errno : 0;
+
+	a->own_netns = unshare(CLONE_NEWUSER | CLONE_NEWNET) ? -errno :
+		       map_user_ns(NOBODY) ?: lo_set(true, NULL);
+	if (a->own_netns)
+		goto out;
+	fd = bpf_map_create(hash ? BPF_MAP_TYPE_DEVMAP_HASH : BPF_MAP_TYPE_DEVMAP,
+			    NULL, 4, 4, 1, NULL);
+	a->point_own_lo = fd < 0 ? -errno :
+			  bpf_map_update_elem(fd, &key, &lo, 0) ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	a->attach = bpf_xdp_attach(lo, bpf_program__fd(prog),
+				   XDP_FLAGS_SKB_MODE, NULL);
+	if (!a->attach)
+		a->sent = send_from_53();
+out:
+	grant_escape__destroy(skel);
+}
+
+/* Run attack() as nobody in CG; false if the child failed to report */
+static bool attack_in_child(bool hash, struct attack *a)
+{
+	int fds[2], status;
+	bool ok;
+	pid_t pid;
+
+	if (pipe(fds))
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		if (write_file(CG "/cgroup.procs", "0") || !become_nobody())
+			_exit(1);
+		attack(hash, a);
+		_exit(write(fds[1], a, sizeof(*a)) == sizeof(*a) ? 0 : 1);
+	}
+	close(fds[1]);
+	ok = pid > 0 && read(fds[0], a, sizeof(*a)) == sizeof(*a);
+	close(fds[0]);
+	if (pid > 0 && (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+			WEXITSTATUS(status)))
+		ok = false;
+	return ok;
+}
+
+/* A datagram at 127.0.0.1:PORT of the initial namespace within 2 s */
+static bool received(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[16];
+
+	return poll(&p, 1, 2000) == 1 && recv(fd, buf, sizeof(buf), 0) >= 0;
+}
+
+static void devmap_other_netns(bool hash, bool hooks)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET, .sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	bool lo_was_up;
+	struct attack a;
+	int sock;
+
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+		return;
+	/* the listener's lo; put back as it was */
+	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up")) {
+		rmdir(CG);
+		return;
+	}
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (!ASSERT_GE(sock, 0, "listener") ||
+	    !ASSERT_OK(bind(sock, (void *)&addr, sizeof(addr)), "bind listener"))
+		goto out;
+	/* The stock kernel has no grant hooks: bpf-grant says so */
+	if (!ASSERT_EQ(tool("add", CG, "--map-types", "array,devmap,devmap_hash",
+			    "--prog-types", "socket_filter,xdp"),
+		       hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add"))
+		goto out;
+
+	if (!ASSERT_TRUE(attack_in_child(hash, &a), "the attacker reports"))
+		goto out;
+	printf("attack: load %d, point at init's lo %d, own netns %d, point at own lo %d, attach %d, send %d\n",
+	       a.load, a.point_init_lo, a.own_netns, a.point_own_lo, a.attach, a.sent);
+	ASSERT_FALSE(received(sock), "a packet reached the initial namespace");
+	if (!hooks) {
+		/* stock: refused at the first step, the map */
+		ASSERT_EQ(a.load, -EPERM, "stock refuses the device map");
+		goto out;
+	}
+	/* the grant works: this is the kernel's check, not a refused grant */
+	ASSERT_OK(a.load, "granted skeleton load");
+	ASSERT_EQ(a.point_init_lo, -EPERM, "entry naming the initial namespace's lo");
+	ASSERT_OK(a.own_netns, "a namespace of its own");
+	ASSERT_OK(a.point_own_lo, "entry naming its own namespace's lo");
+	ASSERT_OK(a.attach, "XDP on its own lo");
+	ASSERT_OK(a.sent, "sent from port 53");
+out:
+	if (hooks)
+		tool("remove", CG);
+	if (sock >= 0)
+		close(sock);
+	if (!lo_was_up)
+		lo_set(false, NULL);
+	rmdir(CG);
+}
+
+void test_grant_escape(void)
+{
+	bool hooks = have_grant_hooks();
+
+	if (test__start_subtest("devmap_other_netns"))
+		devmap_other_netns(false, hooks);
+	if (test__start_subtest("devmap_hash_other_netns"))
+		devmap_other_netns(true, hooks);
+}
