@@ -14,6 +14,11 @@
  * that redirects everything to entry 0 to its own lo, and sends UDP from
  * 127.0.0.1:53: without CAP_NET_ADMIN over the initial namespace it must
  * not reach a listener there. Naming its own namespace's lo must work.
+ *
+ * The gates a grant does not stand in for stay: zero_seed, a hash map
+ * with BPF_F_ZERO_SEED (CAP_SYS_ADMIN: a predictable hash is a local
+ * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
+ * they read kernel socket memory), which a grant of 1 does not give.
  */
 #include <test_progs.h>
 #include <fcntl.h>
@@ -216,6 +221,132 @@ out:
 	rmdir(CG);
 }
 
+/* Run @fn as nobody in CG: its return value (0 or -errno), or -ECHILD if
+ * the child did not get that far
+ */
+static int as_nobody(int (*fn)(void))
+{
+	int status, err;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (write_file(CG "/cgroup.procs", "0") || !become_nobody())
+			_exit(255);
+		err = -fn();
+		_exit(err > 254 ? 254 : err);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+static int hash_map(__u32 flags)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
+	int fd = bpf_map_create(BPF_MAP_TYPE_HASH, NULL, 4, 8, 1, &opts);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int hash_map_plain(void)
+{
+	return hash_map(0);
+}
+
+static int hash_map_zero_seed(void)
+{
+	return hash_map(BPF_F_ZERO_SEED);
+}
+
+/* Make CG and grant it @types (map types, then program types) */
+static bool granted_cg(bool hooks, const char *maps, const char *progs)
+{
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+		return false;
+	return ASSERT_EQ(tool("add", CG, "--map-types", maps, "--prog-types", progs),
+			 hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
+}
+
+static void ungrant_cg(bool hooks)
+{
+	if (hooks)
+		tool("remove", CG);
+	rmdir(CG);
+}
+
+static void zero_seed(bool hooks)
+{
+	if (granted_cg(hooks, "hash", "socket_filter")) {
+		if (hooks) {
+			ASSERT_OK(as_nobody(hash_map_plain), "granted hash map");
+			ASSERT_EQ(as_nobody(hash_map_zero_seed), -EPERM,
+				  "granted hash map with BPF_F_ZERO_SEED");
+		} else {
+			ASSERT_EQ(as_nobody(hash_map_plain), -EPERM, "stock refuses");
+		}
+		ASSERT_OK(hash_map_zero_seed(), "root's hash map with BPF_F_ZERO_SEED");
+	}
+	ungrant_cg(hooks);
+}
+
+static char skc_log[4096];
+
+/* A tc program that casts skb->sk with bpf_skc_to_tcp_sock(): 0, or the
+ * load's -errno with the verifier's log in skc_log
+ */
+static int load_skc_prog(void)
+{
+	const struct bpf_insn insns[] = {
+		/* r1 = skb->sk; if (r1) bpf_skc_to_tcp_sock(r1); return 0; */
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_1, .off = offsetof(struct __sk_buff, sk) },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_1, .off = 1 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_skc_to_tcp_sock },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = skc_log,
+		    .log_size = sizeof(skc_log), .log_level = 1);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, NULL, "GPL", insns,
+			       ARRAY_SIZE(insns), &opts);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* The same load, granted, as nobody: why the verifier refused it */
+static int load_skc_prog_unknown_func(void)
+{
+	int err = load_skc_prog();
+
+	if (!err)
+		return 0;
+	/* the helper is not there for this load: a grant of 1 lacks CAP_PERFMON */
+	return strstr(skc_log, "unknown func bpf_skc_to_tcp_sock") ? -ENOENT : err;
+}
+
+static void skc_helpers(bool hooks)
+{
+	if (!ASSERT_OK(load_skc_prog(), "root loads the program")) {
+		printf("%s", skc_log);
+		return;
+	}
+	if (granted_cg(hooks, "array", "socket_filter,sched_cls"))
+		/* stock: refused before the verifier, at the program type */
+		ASSERT_EQ(as_nobody(load_skc_prog_unknown_func),
+			  hooks ? -ENOENT : -EPERM,
+			  "granted load calling bpf_skc_to_tcp_sock()");
+	ungrant_cg(hooks);
+}
+
 void test_grant_escape(void)
 {
 	bool hooks = have_grant_hooks();
@@ -224,4 +355,8 @@ void test_grant_escape(void)
 		devmap_other_netns(false, hooks);
 	if (test__start_subtest("devmap_hash_other_netns"))
 		devmap_other_netns(true, hooks);
+	if (test__start_subtest("zero_seed"))
+		zero_seed(hooks);
+	if (test__start_subtest("skc_helpers"))
+		skc_helpers(hooks);
 }
