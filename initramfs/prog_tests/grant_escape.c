@@ -15,6 +15,15 @@
  * 127.0.0.1:53: without CAP_NET_ADMIN over the initial namespace it must
  * not reach a listener there. Naming its own namespace's lo must work.
  *
+ * btf_memcg_bound, map_memcg_bound: a map keeps the BTF it was created
+ * with alive, and a pinned map outlives its fds. The attacker loads BTF
+ * of nearly 1 MiB (the default --max-btf-bytes), creates a map with it,
+ * pins the map and closes both fds, over and over; or pins maps of 1 MiB.
+ * The memory cgroup of its granted cgroup (memory.max, 16 MiB) must stop
+ * it well before MEMCG_ROUNDS, with ENOMEM or its OOM killer (ci/splats
+ * allows this test's OOM reports), and once root removes the pins,
+ * nothing may stay charged.
+ *
  * The gates a grant does not stand in for stay: zero_seed, a hash map
  * with BPF_F_ZERO_SEED (CAP_SYS_ADMIN: a predictable hash is a local
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
@@ -28,6 +37,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/if_link.h>
@@ -347,6 +357,191 @@ static void skc_helpers(bool hooks)
 	ungrant_cg(hooks);
 }
 
+#define MEMCG_MAX	(16 << 20)
+#define MEMCG_ROUNDS	48
+#define MEMCG_PIN	"/sys/fs/bpf/grant_escape_"
+#define BTF_INTS	60000	/* 16 bytes each in the blob: under 1 MiB */
+
+/* What the attacker pinned before it was stopped, and why it stopped: a
+ * syscall's -errno, or the cgroup's OOM killer (an accounted allocation
+ * that may not fail, such as a new fd's, at memory.max)
+ */
+struct fill {
+	int pinned;
+	int err;
+	bool oom_killed;
+};
+
+static const void *btf_blob;
+static __u32 btf_blob_size;
+
+/* Map @i of the fill, pinned, its fds closed: 0 or -errno */
+static int pin_one(int i, bool with_btf)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	char path[64];
+	int btf_fd = -1, fd, err = 0;
+
+	if (with_btf) {
+		btf_fd = bpf_btf_load(btf_blob, btf_blob_size, NULL);
+		if (btf_fd < 0)
+			return -errno;
+		opts.btf_fd = btf_fd;
+		opts.btf_key_type_id = 1;
+		opts.btf_value_type_id = 1;
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &opts);
+	} else {
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4096, 256, &opts);
+	}
+	snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
+	if (fd < 0 || bpf_obj_pin(fd, path))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	return err;
+}
+
+/* CG's count of @key in memory.events, or -1 */
+static long long cg_memory_event(const char *key)
+{
+	FILE *f = fopen(CG "/memory.events", "r");
+	long long v = -1, n;
+	char name[32];
+
+	while (f && fscanf(f, "%31s %lld", name, &n) == 2)
+		if (!strcmp(name, key))
+			v = n;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* As nobody in CG: pin until stopped; false if the child neither exited
+ * nor was killed by CG's OOM killer. It counts in a page the parent
+ * touched first, charged to the parent's memory cgroup: a pipe's page
+ * would be charged to CG, full by then.
+ */
+static bool fill_in_child(bool with_btf, struct fill *f)
+{
+	long long kills = cg_memory_event("oom_kill");
+	struct fill *shared;
+	int status, i;
+	bool ok;
+	pid_t pid;
+
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return false;
+	memset(shared, 0, sizeof(*shared));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (write_file(CG "/cgroup.procs", "0") || !become_nobody())
+			_exit(1);
+		for (i = 0; i < MEMCG_ROUNDS && !shared->err; i++) {
+			shared->err = pin_one(i, with_btf);
+			shared->pinned += !shared->err;
+		}
+		_exit(0);
+	}
+	ok = pid > 0 && waitpid(pid, &status, 0) == pid;
+	*f = *shared;
+	munmap(shared, sizeof(*shared));
+	if (ok && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+	    cg_memory_event("oom_kill") > kills)
+		f->oom_killed = true;
+	return ok && ((WIFEXITED(status) && !WEXITSTATUS(status)) || f->oom_killed);
+}
+
+static long long cg_memory_current(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(CG "/memory.current", "r");
+	long long v = -1;
+
+	if (f && fgets(buf, sizeof(buf), f))
+		v = atoll(buf);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Whether the root cgroup gave its children the memory controller */
+static bool memory_controller_on(void)
+{
+	char buf[256] = "";
+	FILE *f = fopen("/sys/fs/cgroup/cgroup.subtree_control", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "memory");
+}
+
+static void memcg_bound(bool with_btf, bool hooks)
+{
+	bool was_on = memory_controller_on();
+	struct btf *btf = NULL;
+	struct fill f = {};
+	char path[64], max[32];
+	long long left = -1;
+	int i, tries;
+
+	if (with_btf) {
+		btf = btf__new_empty();
+		for (i = 0; btf && i < BTF_INTS; i++)
+			btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		btf_blob = btf ? btf__raw_data(btf, &btf_blob_size) : NULL;
+		if (!ASSERT_OK_PTR(btf_blob, "a BTF of int types"))
+			goto out_btf;
+		printf("BTF blob: %u bytes\n", btf_blob_size);
+	}
+	if (!ASSERT_OK(was_on ? 0 : write_file("/sys/fs/cgroup/cgroup.subtree_control",
+					       "+memory"), "memory controller"))
+		goto out_btf;
+	if (!granted_cg(hooks, "array", "socket_filter"))
+		goto out;
+	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
+	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+		goto out;
+	if (!ASSERT_TRUE(fill_in_child(with_btf, &f), "the attacker reports"))
+		goto out;
+	printf("pinned %d of %d, then %s %d; memory.current %lld\n",
+	       f.pinned, MEMCG_ROUNDS, f.oom_killed ? "killed by the cgroup's OOM killer" :
+	       "error", f.err, cg_memory_current());
+	if (!hooks) {
+		ASSERT_EQ(f.err, -EPERM, "stock refuses the first");
+		goto out;
+	}
+	ASSERT_GT(f.pinned, 0, "the grant works");
+	ASSERT_TRUE(f.err == -ENOMEM || f.oom_killed, "stopped by memory.max");
+	ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, "stopped well before the end");
+out:
+	for (i = 0; i < MEMCG_ROUNDS; i++) {
+		snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
+		unlink(path);
+	}
+	/* what the pins held is freed after RCU grace periods and work */
+	for (tries = 0; tries < 100; tries++) {
+		left = cg_memory_current();
+		if (left >= 0 && left < (1 << 20))
+			break;
+		usleep(100 * 1000);
+	}
+	if (hooks)
+		ASSERT_LT(left, 1 << 20, "charged after the pins are gone");
+	ungrant_cg(hooks);
+	if (!was_on)
+		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
+out_btf:
+	btf__free(btf);
+}
+
 void test_grant_escape(void)
 {
 	bool hooks = have_grant_hooks();
@@ -355,6 +550,10 @@ void test_grant_escape(void)
 		devmap_other_netns(false, hooks);
 	if (test__start_subtest("devmap_hash_other_netns"))
 		devmap_other_netns(true, hooks);
+	if (test__start_subtest("btf_memcg_bound"))
+		memcg_bound(true, hooks);
+	if (test__start_subtest("map_memcg_bound"))
+		memcg_bound(false, hooks);
 	if (test__start_subtest("zero_seed"))
 		zero_seed(hooks);
 	if (test__start_subtest("skc_helpers"))
