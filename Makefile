@@ -77,7 +77,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench mutate upstream-selftests selftests-build fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -108,11 +108,12 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
-check: deps ## harness tests, shellcheck, ci, check-faults, ci-base, check-kunit, and a bisect of a broken copy
+check: deps ## harness tests, shellcheck, ci, selftests-build, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
 	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
+	$(FRESH_ENV) $(MAKE) --no-print-directory selftests-build
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-kunit
@@ -155,6 +156,9 @@ BASE_BZIMAGE := $(BASE_OBJ)/arch/x86/boot/bzImage
 upstream-selftests: ## the tree's own BPF selftests on base and on the tip, side by side
 	tools/upstream-selftests.sh $(KSRC) main $(BZIMAGE) $(VMLINUX) \
 		$(BASE_BZIMAGE) $(UPSTREAM_O)
+
+selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
+	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
 
 deps: ## install (as root) or name the Debian packages needed
 	tools/deps.sh
