@@ -24,6 +24,14 @@
  * allows this test's OOM reports), and once root removes the pins,
  * nothing may stay charged.
  *
+ * sockmap_verdict_attach: with sockmap and sk_skb named in its rule, the
+ * attacker creates a sockmap and loads a stream verdict program, but may
+ * not attach the program to the map (it would redirect between sockets
+ * of any network namespace): the attach takes the capabilities that the
+ * load would have needed. xsk_socket: with xskmap named, the map is
+ * granted, but the AF_XDP sockets that are its entries still take
+ * CAP_NET_RAW over their network namespace.
+ *
  * The gates a grant does not stand in for stay: zero_seed, a hash map
  * with BPF_F_ZERO_SEED (CAP_SYS_ADMIN: a predictable hash is a local
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
@@ -542,6 +550,72 @@ out_btf:
 	btf__free(btf);
 }
 
+/* As nobody in CG: a sockmap, an sk_skb stream verdict program, and the
+ * attach of one to the other; the attach's -errno, or -ENOTCONN (the map)
+ * or -ENOEXEC (the program) if it did not get that far
+ */
+static int sockmap_attach(void)
+{
+	const struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_SK_SKB_STREAM_VERDICT);
+	int map, prog, err;
+
+	map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, 1, NULL);
+	if (map < 0)
+		return -ENOTCONN;
+	prog = bpf_prog_load(BPF_PROG_TYPE_SK_SKB, NULL, "GPL", pass,
+			     ARRAY_SIZE(pass), &opts);
+	if (prog < 0) {
+		close(map);
+		return -ENOEXEC;
+	}
+	err = bpf_prog_attach(prog, map, BPF_SK_SKB_STREAM_VERDICT, 0) ? -errno : 0;
+	close(prog);
+	close(map);
+	return err;
+}
+
+static void sockmap_verdict_attach(bool hooks)
+{
+	if (granted_cg(hooks, "sockmap", "socket_filter,sk_skb"))
+		/* stock: refused at the first step, the map */
+		ASSERT_EQ(as_nobody(sockmap_attach), hooks ? -EPERM : -ENOTCONN,
+			  "attach of a granted verdict program to a granted sockmap");
+	ungrant_cg(hooks);
+}
+
+/* As nobody in CG: a granted xskmap (-ENOTCONN if refused), then an
+ * AF_XDP socket, its entry: the socket's -errno
+ */
+static int xsk_entry(void)
+{
+	int map, sock, err = 0;
+
+	map = bpf_map_create(BPF_MAP_TYPE_XSKMAP, NULL, 4, 4, 1, NULL);
+	if (map < 0)
+		return -ENOTCONN;
+	sock = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		err = -errno;
+	else
+		close(sock);
+	close(map);
+	return err;
+}
+
+static void xsk_socket(bool hooks)
+{
+	if (granted_cg(hooks, "xskmap", "socket_filter"))
+		/* the grant gives the map; the socket stays CAP_NET_RAW's */
+		ASSERT_EQ(as_nobody(xsk_entry), hooks ? -EPERM : -ENOTCONN,
+			  "an AF_XDP socket for a granted xskmap");
+	ungrant_cg(hooks);
+}
+
 void test_grant_escape(void)
 {
 	bool hooks = have_grant_hooks();
@@ -554,6 +628,10 @@ void test_grant_escape(void)
 		memcg_bound(true, hooks);
 	if (test__start_subtest("map_memcg_bound"))
 		memcg_bound(false, hooks);
+	if (test__start_subtest("sockmap_verdict_attach"))
+		sockmap_verdict_attach(hooks);
+	if (test__start_subtest("xsk_socket"))
+		xsk_socket(hooks);
 	if (test__start_subtest("zero_seed"))
 		zero_seed(hooks);
 	if (test__start_subtest("skc_helpers"))
