@@ -21,8 +21,8 @@
  * pins the map and closes both fds, over and over; or pins maps of 1 MiB.
  * The memory cgroup of its granted cgroup (memory.max, 16 MiB) must stop
  * it well before MEMCG_ROUNDS, with ENOMEM or its OOM killer (ci/splats
- * allows this test's OOM reports), and once root removes the pins,
- * nothing may stay charged.
+ * allows the OOM reports of the attacker, named ATTACKER), and once root
+ * removes the pins, nothing may stay charged.
  *
  * sockmap_verdict_attach: with sockmap and sk_skb named in its rule, the
  * attacker creates a sockmap and loads a stream verdict program, but may
@@ -46,6 +46,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/if_link.h>
@@ -56,6 +57,7 @@
 
 #define CG		"/sys/fs/cgroup/grant_escape"
 #define PORT		4242
+#define ATTACKER	"grant_attacker"
 
 /* How far the attacker got: each step's -errno, 0 if it worked */
 struct attack {
@@ -66,6 +68,95 @@ struct attack {
 	int attach;		/* XDP on its own lo, through netlink */
 	int sent;		/* UDP from 127.0.0.1:53 */
 };
+
+/* CG's count of @key in memory.events, or -1 */
+static long long cg_memory_event(const char *key)
+{
+	FILE *f = fopen(CG "/memory.events", "r");
+	long long v = -1, n;
+	char name[32];
+
+	while (f && fscanf(f, "%31s %lld", name, &n) == 2)
+		if (!strcmp(name, key))
+			v = n;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Make CG and grant it @types (map types, then program types) */
+static bool granted_cg(bool hooks, const char *maps, const char *progs)
+{
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+		return false;
+	return ASSERT_EQ(tool("add", CG, "--map-types", maps, "--prog-types", progs),
+			 hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
+}
+
+static void ungrant_cg(bool hooks)
+{
+	if (hooks)
+		tool("remove", CG);
+	rmdir(CG);
+}
+
+/* Run @fn(@arg, @out) as nobody in CG, in a child named ATTACKER. What
+ * it writes to @out (@size bytes) comes back through a page the parent
+ * touched first, charged to the parent's memory cgroup: a pipe's page
+ * would be charged to CG, which the memcg subtests fill. 0 if the child
+ * exited, 1 if CG's OOM killer ended it, -1 if it failed otherwise.
+ */
+static int in_cg_as_nobody(void (*fn)(const void *arg, void *out),
+			   const void *arg, void *out, size_t size)
+{
+	long long kills = cg_memory_event("oom_kill");
+	int status, ret = -1;
+	void *shared;
+	pid_t pid;
+
+	shared = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return -1;
+	memset(shared, 0, size);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* ci/splats allows the OOM reports of this name only */
+		if (prctl(PR_SET_NAME, ATTACKER) ||
+		    write_file(CG "/cgroup.procs", "0") || !become_nobody())
+			_exit(1);
+		fn(arg, shared);
+		_exit(0);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
+		if (WIFEXITED(status) && !WEXITSTATUS(status))
+			ret = 0;
+		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+			 cg_memory_event("oom_kill") > kills)
+			ret = 1;
+	}
+	memcpy(out, shared, size);
+	munmap(shared, size);
+	return ret;
+}
+
+static void call_errno_fn(const void *arg, void *out)
+{
+	int (*const *fn)(void) = arg;
+
+	*(int *)out = (*fn)();
+}
+
+/* Run @fn as nobody in CG: its return value (0 or -errno), or -ECHILD if
+ * the child did not get that far
+ */
+static int as_nobody(int (*fn)(void))
+{
+	int err;
+
+	return in_cg_as_nobody(call_errno_fn, &fn, &err, sizeof(err)) ? -ECHILD : err;
+}
 
 /* Set lo of this network namespace up or down; its old state in @was_up */
 static int lo_set(bool up, bool *was_up)
@@ -109,9 +200,13 @@ static int send_from_53(void)
 	return err;
 }
 
-/* The attacker's side, in the granted cgroup: every step it can take */
-static void attack(bool hash, struct attack *a)
+/* The attacker's side, in the granted cgroup: every step it can take;
+ * @arg: whether to use the devmap_hash
+ */
+static void attack(const void *arg, void *out)
 {
+	bool hash = *(const bool *)arg;
+	struct attack *a = out;
 	struct grant_escape *skel;
 	__u32 key = 0, lo = 1;	/* lo is ifindex 1 in every namespace */
 	struct bpf_program *prog;
@@ -149,33 +244,6 @@ out:
 	grant_escape__destroy(skel);
 }
 
-/* Run attack() as nobody in CG; false if the child failed to report */
-static bool attack_in_child(bool hash, struct attack *a)
-{
-	int fds[2], status;
-	bool ok;
-	pid_t pid;
-
-	if (pipe(fds))
-		return false;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		if (write_file(CG "/cgroup.procs", "0") || !become_nobody())
-			_exit(1);
-		attack(hash, a);
-		_exit(write(fds[1], a, sizeof(*a)) == sizeof(*a) ? 0 : 1);
-	}
-	close(fds[1]);
-	ok = pid > 0 && read(fds[0], a, sizeof(*a)) == sizeof(*a);
-	close(fds[0]);
-	if (pid > 0 && (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-			WEXITSTATUS(status)))
-		ok = false;
-	return ok;
-}
-
 /* A datagram at 127.0.0.1:PORT of the initial namespace within 2 s */
 static bool received(int fd)
 {
@@ -195,24 +263,17 @@ static void devmap_other_netns(bool hash, bool hooks)
 	struct attack a;
 	int sock;
 
-	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
-		return;
 	/* the listener's lo; put back as it was */
-	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up")) {
-		rmdir(CG);
+	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
 		return;
-	}
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (!ASSERT_GE(sock, 0, "listener") ||
-	    !ASSERT_OK(bind(sock, (void *)&addr, sizeof(addr)), "bind listener"))
-		goto out;
-	/* The stock kernel has no grant hooks: bpf-grant says so */
-	if (!ASSERT_EQ(tool("add", CG, "--map-types", "array,devmap,devmap_hash",
-			    "--prog-types", "socket_filter,xdp"),
-		       hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add"))
+	    !ASSERT_OK(bind(sock, (void *)&addr, sizeof(addr)), "bind listener") ||
+	    !granted_cg(hooks, "array,devmap,devmap_hash", "socket_filter,xdp"))
 		goto out;
 
-	if (!ASSERT_TRUE(attack_in_child(hash, &a), "the attacker reports"))
+	if (!ASSERT_OK(in_cg_as_nobody(attack, &hash, &a, sizeof(a)),
+		       "the attacker reports"))
 		goto out;
 	printf("attack: load %d, point at init's lo %d, own netns %d, point at own lo %d, attach %d, send %d\n",
 	       a.load, a.point_init_lo, a.own_netns, a.point_own_lo, a.attach, a.sent);
@@ -230,35 +291,11 @@ static void devmap_other_netns(bool hash, bool hooks)
 	ASSERT_OK(a.attach, "XDP on its own lo");
 	ASSERT_OK(a.sent, "sent from port 53");
 out:
-	if (hooks)
-		tool("remove", CG);
+	ungrant_cg(hooks);
 	if (sock >= 0)
 		close(sock);
 	if (!lo_was_up)
 		lo_set(false, NULL);
-	rmdir(CG);
-}
-
-/* Run @fn as nobody in CG: its return value (0 or -errno), or -ECHILD if
- * the child did not get that far
- */
-static int as_nobody(int (*fn)(void))
-{
-	int status, err;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (write_file(CG "/cgroup.procs", "0") || !become_nobody())
-			_exit(255);
-		err = -fn();
-		_exit(err > 254 ? 254 : err);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) == 255)
-		return -ECHILD;
-	return -WEXITSTATUS(status);
 }
 
 static int hash_map(__u32 flags)
@@ -280,22 +317,6 @@ static int hash_map_plain(void)
 static int hash_map_zero_seed(void)
 {
 	return hash_map(BPF_F_ZERO_SEED);
-}
-
-/* Make CG and grant it @types (map types, then program types) */
-static bool granted_cg(bool hooks, const char *maps, const char *progs)
-{
-	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
-		return false;
-	return ASSERT_EQ(tool("add", CG, "--map-types", maps, "--prog-types", progs),
-			 hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
-}
-
-static void ungrant_cg(bool hooks)
-{
-	if (hooks)
-		tool("remove", CG);
-	rmdir(CG);
 }
 
 static void zero_seed(bool hooks)
@@ -411,57 +432,17 @@ static int pin_one(int i, bool with_btf)
 	return err;
 }
 
-/* CG's count of @key in memory.events, or -1 */
-static long long cg_memory_event(const char *key)
+/* The attacker's side: pin until refused; @arg: whether with BTF */
+static void fill(const void *arg, void *out)
 {
-	FILE *f = fopen(CG "/memory.events", "r");
-	long long v = -1, n;
-	char name[32];
+	bool with_btf = *(const bool *)arg;
+	struct fill *f = out;
+	int i;
 
-	while (f && fscanf(f, "%31s %lld", name, &n) == 2)
-		if (!strcmp(name, key))
-			v = n;
-	if (f)
-		fclose(f);
-	return v;
-}
-
-/* As nobody in CG: pin until stopped; false if the child neither exited
- * nor was killed by CG's OOM killer. It counts in a page the parent
- * touched first, charged to the parent's memory cgroup: a pipe's page
- * would be charged to CG, full by then.
- */
-static bool fill_in_child(bool with_btf, struct fill *f)
-{
-	long long kills = cg_memory_event("oom_kill");
-	struct fill *shared;
-	int status, i;
-	bool ok;
-	pid_t pid;
-
-	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED)
-		return false;
-	memset(shared, 0, sizeof(*shared));
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (write_file(CG "/cgroup.procs", "0") || !become_nobody())
-			_exit(1);
-		for (i = 0; i < MEMCG_ROUNDS && !shared->err; i++) {
-			shared->err = pin_one(i, with_btf);
-			shared->pinned += !shared->err;
-		}
-		_exit(0);
+	for (i = 0; i < MEMCG_ROUNDS && !f->err; i++) {
+		f->err = pin_one(i, with_btf);
+		f->pinned += !f->err;
 	}
-	ok = pid > 0 && waitpid(pid, &status, 0) == pid;
-	*f = *shared;
-	munmap(shared, sizeof(*shared));
-	if (ok && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
-	    cg_memory_event("oom_kill") > kills)
-		f->oom_killed = true;
-	return ok && ((WIFEXITED(status) && !WEXITSTATUS(status)) || f->oom_killed);
 }
 
 static long long cg_memory_current(void)
@@ -498,7 +479,7 @@ static void memcg_bound(bool with_btf, bool hooks)
 	struct fill f = {};
 	char path[64], max[32];
 	long long left = -1;
-	int i, tries;
+	int i, tries, ret;
 
 	if (with_btf) {
 		btf = btf__new_empty();
@@ -517,8 +498,10 @@ static void memcg_bound(bool with_btf, bool hooks)
 	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
 	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
 		goto out;
-	if (!ASSERT_TRUE(fill_in_child(with_btf, &f), "the attacker reports"))
+	ret = in_cg_as_nobody(fill, &with_btf, &f, sizeof(f));
+	if (!ASSERT_GE(ret, 0, "the attacker reports"))
 		goto out;
+	f.oom_killed = ret == 1;
 	printf("pinned %d of %d, then %s %d; memory.current %lld\n",
 	       f.pinned, MEMCG_ROUNDS, f.oom_killed ? "killed by the cgroup's OOM killer" :
 	       "error", f.err, cg_memory_current());
