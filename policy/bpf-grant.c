@@ -93,11 +93,11 @@ static const enum bpf_prog_type root_equiv[] = {
  * list, not "every type but", so that a type a newer libbpf or kernel adds
  * is granted only when an administrator names it. Left out, granted only
  * when named: map types that hand out more than memory charged to the
- * creator (devmap, devmap_hash and xskmap name a network device, of any
- * network namespace; cpumap starts a kernel thread per entry; sockmap,
+ * creator (devmap, devmap_hash and xskmap name a network device; cpumap
+ * starts a kernel thread per entry, counted as the updater's; sockmap,
  * sockhash and reuseport_sockarray redirect between sockets of any network
  * namespace), map types only root-equivalent programs use (stack_trace,
- * task_storage, inode_storage, struct_ops), the program types that need
+ * task_storage, inode_storage), the program types that need
  * socket maps (sk_skb, sk_msg), lirc_mode2 (a device) and root_equiv[].
  */
 static const int default_map_types[] = {
@@ -177,14 +177,15 @@ PIN_DIR "; the first add installs it, removing the last rule\n"
 "                       cgroup_array, cgroup_storage, percpu_cgroup_storage,\n"
 "                       sk_storage. Granted only when listed, for what\n"
 "                       they hand out: devmap, devmap_hash, xskmap (an\n"
-"                       entry names a network device, of any network\n"
-"                       namespace); cpumap (a kernel thread per entry, and\n"
-"                       a ring no memory cgroup is charged for); sockmap,\n"
-"                       sockhash, reuseport_sockarray (redirects between\n"
-"                       sockets, of any network namespace); stack_trace,\n"
+"                       entry names a network device, of a network\n"
+"                       namespace its updater administers); cpumap (a\n"
+"                       kernel thread per entry, counted in the updater's\n"
+"                       RLIMIT_NPROC, and a ring charged to its memory\n"
+"                       cgroup); sockmap, sockhash, reuseport_sockarray\n"
+"                       (redirects between sockets); stack_trace,\n"
 "                       task_storage, inode_storage (of use only to\n"
-"                       tracing and LSM programs); struct_ops (as strong\n"
-"                       as root)\n"
+"                       tracing and LSM programs). struct_ops cannot be\n"
+"                       granted: the kernel keeps asking CAP_BPF for it\n"
 "  --prog-types LIST    program types granted; default: socket_filter,\n"
 "                       sched_cls, sched_act, xdp, cgroup_skb, cgroup_sock,\n"
 "                       cgroup_sock_addr, cgroup_sockopt, cgroup_sysctl,\n"
@@ -495,7 +496,11 @@ static int parse_types(const char *list, bool progs, __u64 *types)
 			if (!known || !strcmp(known, name))
 				break;
 		}
-		if (known && t < 64)
+		if (known && t < 64 && !progs && t == BPF_MAP_TYPE_STRUCT_OPS)
+			err = fail(GRANT_EXIT_USAGE, "the kernel grants no struct_ops "
+				   "map: it keeps needing CAP_BPF (a page of "
+				   "trampolines no cgroup is charged for)");
+		else if (known && t < 64)
 			*types |= 1ULL << t;
 		else
 			err = fail(GRANT_EXIT_USAGE, "unknown %s type '%s' (bpftool's "

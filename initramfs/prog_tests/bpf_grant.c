@@ -575,8 +575,12 @@ static void test_default_types(void)
 	int i;
 
 	ASSERT_EQ(tool("--help"), GRANT_EXIT_OK, "--help");
-	ASSERT_TRUE(printed("cpumap (a kernel thread per entry"),
+	ASSERT_TRUE(printed("kernel thread per entry, counted in the updater's"),
 		    "--help says what a type left out hands out");
+	ASSERT_EQ(tool("add", CG, "--map-types", "struct_ops"),
+		  GRANT_EXIT_USAGE, "struct_ops, which no grant covers");
+	ASSERT_TRUE(printed("the kernel grants no struct_ops map"),
+		    "says the kernel does not grant it");
 	ASSERT_EQ(tool("add", CG, "--map-types", "cgrp_storage"),
 		  GRANT_EXIT_USAGE, "a map type libbpf names and 6.1 lacks");
 	ASSERT_TRUE(printed("this kernel has no map type 'cgrp_storage'"),

@@ -24,6 +24,15 @@
  * allows the OOM reports of the attacker, named ATTACKER), and once root
  * removes the pins, nothing may stay charged.
  *
+ * cpumap_threads_bound: each entry of a cpumap is a kernel thread and a
+ * ring. With cpumap named in its rule and RLIMIT_NPROC at CPUMAP_NPROC,
+ * the attacker pins cpumaps of one entry each, CPUMAP_ROUNDS of them if
+ * it can: the entries' threads count as its own tasks, so it must get
+ * EAGAIN before it has CPUMAP_NPROC of them, as from fork; their rings
+ * must be charged to its memory cgroup's "kernel" memory; once root
+ * removes the pins, no thread may be left, and a second attacker must
+ * pin as many as the first (the count went back).
+ *
  * sockmap_verdict_attach: with sockmap and sk_skb named in its rule, the
  * attacker creates a sockmap and loads a stream verdict program, but may
  * not attach the program to the map (it would redirect between sockets
@@ -38,6 +47,7 @@
  * they read kernel socket memory), which a grant of 1 does not give.
  */
 #include <test_progs.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <net/if.h>
@@ -47,6 +57,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/if_link.h>
@@ -533,6 +544,161 @@ out_btf:
 	btf__free(btf);
 }
 
+#define CPUMAP_NPROC	4
+#define CPUMAP_ROUNDS	64
+#define CPUMAP_QSIZE	16384	/* the kernel's largest: a ring of 128 KiB */
+#define CPUMAP_PIN	"/sys/fs/bpf/grant_escape_cpumap_"
+
+struct cpumap_fill {
+	int pinned;	/* cpumaps pinned, each with its entry */
+	int err;	/* what stopped the attacker */
+};
+
+/* The attacker's side: pin cpumaps with an entry each until refused */
+static void cpumap_fill(const void *arg, void *out)
+{
+	struct rlimit nproc = { CPUMAP_NPROC, CPUMAP_NPROC };
+	__u32 key = 0, qsize = CPUMAP_QSIZE;
+	struct cpumap_fill *c = out;
+	char path[64];
+	int fd;
+
+	if (setrlimit(RLIMIT_NPROC, &nproc)) {
+		c->err = -errno;
+		return;
+	}
+	while (c->pinned < CPUMAP_ROUNDS) {
+		fd = bpf_map_create(BPF_MAP_TYPE_CPUMAP, NULL, 4, 4, 1, NULL);
+		if (fd < 0) {
+			c->err = -errno;
+			return;
+		}
+		snprintf(path, sizeof(path), CPUMAP_PIN "%d", c->pinned);
+		c->err = bpf_map_update_elem(fd, &key, &qsize, 0) ||
+			 bpf_obj_pin(fd, path) ? -errno : 0;
+		close(fd);
+		if (c->err)
+			return;
+		c->pinned++;
+	}
+}
+
+/* How many cpumap kernel threads run now */
+static int cpumap_threads(void)
+{
+	struct dirent *d;
+	char path[300], comm[32];
+	DIR *dir = opendir("/proc");
+	int n = 0;
+	FILE *f;
+
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "cpumap/", 7))
+			n++;
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* CG's @key in memory.stat, or -1 */
+static long long cg_memory_stat(const char *key)
+{
+	FILE *f = fopen(CG "/memory.stat", "r");
+	long long v = -1, n;
+	char name[64];
+
+	while (f && fscanf(f, "%63s %lld", name, &n) == 2)
+		if (!strcmp(name, key))
+			v = n;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void cpumap_unpin(void)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < CPUMAP_ROUNDS; i++) {
+		snprintf(path, sizeof(path), CPUMAP_PIN "%d", i);
+		unlink(path);
+	}
+}
+
+/* Poll up to 10 s for @done(@arg): entries and their threads are freed
+ * by RCU and work items, and memory.stat is flushed every 2 s.
+ */
+static bool eventually(bool (*done)(long long arg), long long arg)
+{
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (done(arg))
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+static bool no_cpumap_thread(long long unused)
+{
+	return cpumap_threads() == 0;
+}
+
+static bool kernel_charged(long long bytes)
+{
+	return cg_memory_stat("kernel") >= bytes;
+}
+
+static void cpumap_threads_bound(bool hooks)
+{
+	bool was_on = memory_controller_on();
+	struct cpumap_fill c[2] = {};
+	int round, before;
+
+	if (!ASSERT_OK(was_on ? 0 : write_file("/sys/fs/cgroup/cgroup.subtree_control",
+					       "+memory"), "memory controller"))
+		return;
+	if (!granted_cg(hooks, "cpumap", "socket_filter"))
+		goto out;
+	before = cpumap_threads();
+	for (round = 0; round < 2; round++) {
+		if (!ASSERT_OK(in_cg_as_nobody(cpumap_fill, NULL, &c[round],
+					       sizeof(c[round])), "the attacker reports"))
+			break;
+		printf("round %d: pinned %d cpumaps, then %d; %d cpumap threads\n",
+		       round, c[round].pinned, c[round].err, cpumap_threads() - before);
+		if (!hooks) {
+			ASSERT_EQ(c[round].err, -EPERM, "stock refuses the cpumap");
+			break;
+		}
+		ASSERT_GT(c[round].pinned, 0, "the grant works");
+		ASSERT_LT(c[round].pinned, CPUMAP_NPROC, "within RLIMIT_NPROC");
+		ASSERT_EQ(c[round].err, -EAGAIN, "refused as a fork would be");
+		ASSERT_EQ(cpumap_threads() - before, c[round].pinned,
+			  "one thread per entry");
+		ASSERT_TRUE(eventually(kernel_charged,
+				       (long long)c[round].pinned * CPUMAP_QSIZE * 8),
+			    "the rings are charged to the attacker's cgroup");
+		cpumap_unpin();
+		ASSERT_TRUE(eventually(no_cpumap_thread, 0), "no thread left");
+	}
+	if (hooks)
+		ASSERT_EQ(c[1].pinned, c[0].pinned, "the task count went back");
+out:
+	cpumap_unpin();
+	ungrant_cg(hooks);
+	if (!was_on)
+		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
+}
+
 /* As nobody in CG: a sockmap, an sk_skb stream verdict program, and the
  * attach of one to the other; the attach's -errno, or -ENOTCONN (the map)
  * or -ENOEXEC (the program) if it did not get that far
@@ -611,6 +777,8 @@ void test_grant_escape(void)
 		memcg_bound(true, hooks);
 	if (test__start_subtest("map_memcg_bound"))
 		memcg_bound(false, hooks);
+	if (test__start_subtest("cpumap_threads_bound"))
+		cpumap_threads_bound(hooks);
 	if (test__start_subtest("sockmap_verdict_attach"))
 		sockmap_verdict_attach(hooks);
 	if (test__start_subtest("xsk_socket"))
