@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Each stage of the pipeline is one target and one script or C file named
-# after it: deps, import, config, kernel, tests, initramfs, boot, verdict.
+# The stages of the pipeline, one target each (STAGES below): deps, import,
+# config, kernel, guest-tests, initramfs, boot, verdict, expect, grant-off.
 # 'make ci' runs them in order; every stage skips work already done.
 
 B := build
@@ -77,7 +77,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests selftests-build fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench mutate upstream-selftests selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -108,12 +108,13 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
-check: deps ## harness tests, shellcheck, ci, selftests-build, check-faults, ci-base, check-kunit, and a bisect of a broken copy
+check: deps ## harness tests, shellcheck, ci, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
 	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
 	$(FRESH_ENV) $(MAKE) --no-print-directory selftests-build
+	$(FRESH_ENV) $(MAKE) --no-print-directory tree-test-progs
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-kunit
@@ -123,7 +124,8 @@ check: deps ## harness tests, shellcheck, ci, selftests-build, check-faults, ci-
 check-faults: kernel initramfs $(VERDICT) ## drive the guest into each failure; the verdict must name it
 	tests/faults.sh $(BZIMAGE) $(INITRAMFS) $(VERDICT) $(B)/faults
 
-SCRIPTS := $(wildcard tools/*.sh tests/*.sh ci/*.sh) initramfs/init .ci/run
+SCRIPTS := $(wildcard tools/*.sh tests/*.sh ci/*.sh) initramfs/init \
+	initramfs/tree-test-progs-wrapper .ci/run
 
 shellcheck: ## every shell script, with .shellcheckrc; no findings allowed
 	@command -v shellcheck > /dev/null || { echo \
@@ -159,6 +161,15 @@ upstream-selftests: ## the tree's own BPF selftests on base and on the tip, side
 
 selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
 	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
+
+# The series' selftests as a bpf maintainer runs them: the tree's own
+# test_progs, built by its selftests Makefile at main, on the tip.
+TREE_TP_O := $(B)/tree-test-progs
+
+tree-test-progs: kernel $(VERDICT) ## the series' selftests run by the tree's own test_progs (built with its Makefile) on the tip
+	tools/tree-test-progs.sh $(KSRC) main $(VMLINUX) $(TREE_TP_O)
+	$(MAKE) --no-print-directory boot verdict CI_O=$(TREE_TP_O)/ci REPEAT=1 \
+		INITRAMFS=$(TREE_TP_O)/initramfs.cpio SERIAL_LOG=$(TREE_TP_O)/ci/serial.log
 
 deps: ## install (as root) or name the Debian packages needed
 	tools/deps.sh

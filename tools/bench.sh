@@ -7,7 +7,7 @@
 # 1. What the hooks cost: the kernel at 'base' and the tip, built from
 #    the same config, boot one after the other (base, tip, base, tip)
 #    under QEMU's instruction-counted virtual time (-icount, one vCPU),
-#    where a measurement repeats within a few percent (three rounds),
+#    where a measurement repeats within a few percent (two rounds),
 #    then once each
 #    under the usual accelerator for wall-clock rates. Each boot runs
 #    bpf-bench (initramfs/bench/) instead of the tests. The rates of both
