@@ -8,7 +8,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 status=0
-for t in tests/verdict.sh tests/import.sh tests/expect.sh tests/step-outcome.sh; do
+for t in tests/verdict.sh tests/import.sh tests/expect.sh tests/step-outcome.sh \
+	tests/tree-wrapper.sh; do
 	echo "# $t"
 	"$t" || status=1
 done
