@@ -26,14 +26,37 @@
  * create, BTF or program load) got EPERM, and its own message is in the
  * log. On the stock kernel (make ci-base) bpf-grant has no hook to add a
  * rule to, and the first container is refused the same way.
+ *
+ * The same script of steps runs a third time, as root (every capability
+ * of the initial user namespace, no user namespace) in network, mount, PID
+ * and cgroup namespaces of its own, so that it has an eth0 and a pin
+ * directory as the containers have. Each step's result in each of the
+ * three (root, the container with a rule, the container without) is
+ * recorded as it is seen, and subtest "parity" prints them, one line per
+ * step, as the diagnostics
+ *
+ *	parity {"run": {"kernel": UNAME, "grant_hooks": BOOL}}
+ *	parity {"step": ID, "cmd": TEXT, "root": CELL, "rule": CELL, "no_rule": CELL}
+ *
+ * each a JSON object after "parity ", at most 500 bytes. A CELL is
+ * "works", "works: HOW" (it did, another way than root's), "fails: WHY"
+ * (WHY: the first bpf() call that got EPERM or EACCES, as "EPERM at
+ * BPF_PROG_LOAD", else the last one that failed, else the exit status,
+ * or what the traffic showed), "not run: WHY" (an earlier step failed)
+ * or "" (the subtest was not selected). verdict keeps them in
+ * results.json (tests[container_tools].subtests[parity].diagnostics);
+ * tools/parity-table.sh makes README.md's parity table of a tip run's and
+ * a stock run's.
  */
 #include <test_progs.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <netinet/in.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include "grant_helpers.h"
 #include "grant_policy.h"
 
@@ -56,6 +79,7 @@
 #define LIBBPF_PIN	"/sys/fs/bpf/proto_count"
 #define PKT_FILE	"/tmp/container_tools.pkt"
 #define STRACE_OUT	"/tmp/container_tools.strace"
+#define TOOL_OUT	"/tmp/container_tools.tool"
 #define PINGS		5
 #define RUN_TIMEOUT	60
 
@@ -63,16 +87,76 @@ struct container {
 	const char *name;	/* of its cgroup, pin directory, host veth */
 	unsigned int uid;	/* its root, outside */
 	int net;		/* 10.net.0.0/24 */
+	int col;		/* its column of the parity records */
+	bool root;		/* no user namespace: root of the initial one */
 	char cg[64];		/* /sys/fs/cgroup/NAME, delegated to uid */
 	char pins[64];		/* /sys/fs/bpf/NAME, its /sys/fs/bpf */
 	char addr[16];		/* eth0's, 10.net.0.2 */
 	pid_t init;		/* its PID 1, in the initial PID namespace */
 };
 
-static struct container granted_ct = { "ct_granted", 100000, 21 };
-static struct container norule_ct = { "ct_norule", 200000, 22 };
+enum { COL_ROOT, COL_RULE, COL_NORULE, NR_COLS };
+static const char *const col_names[NR_COLS] = { "root", "rule", "no_rule" };
+
+static struct container root_ct = { "ct_root", 0, 20, COL_ROOT, true };
+static struct container granted_ct = { "ct_granted", 100000, 21, COL_RULE };
+static struct container norule_ct = { "ct_norule", 200000, 22, COL_NORULE };
 static bool hooks;		/* the series' kernel, not the stock one */
-static bool up;			/* both containers run */
+static bool up;			/* the containers run */
+
+/* What a step should do where it runs: as root does, as a grant lets it
+ * (the container with a rule, on the tip), or be refused (the container
+ * without one, and both on the stock kernel)
+ */
+enum mode { M_ROOT, M_GRANTED, M_REFUSED };
+
+static enum mode mode_of(const struct container *c)
+{
+	return c->root ? M_ROOT : c == &granted_ct && hooks ? M_GRANTED : M_REFUSED;
+}
+
+/* The script's steps, the rows of the parity records */
+enum step {
+	S_IP_ATTACH, S_IP_COUNT, S_TC_QDISC, S_TC_ADD, S_TC_DROP, S_TC_DEL,
+	S_XL_LOAD, S_XL_COUNT, S_XL_STATUS, S_XL_UNLOAD, S_BT_MAP_CREATE,
+	S_BT_MAP_UPDATE, S_BT_PROG_LOAD, S_BT_PROG_RUN, NR_STEPS
+};
+
+static const struct {
+	const char *id, *cmd;
+} steps[NR_STEPS] = {
+	[S_IP_ATTACH] = { "ip_xdp_attach", "ip link set dev eth0 xdpgeneric obj xdp_count.o" },
+	[S_IP_COUNT] = { "ip_xdp_count", "5 pings, counted in the pinned map (bpftool map dump)" },
+	[S_TC_QDISC] = { "tc_qdisc", "tc qdisc add dev eth0 clsact" },
+	[S_TC_ADD] = { "tc_filter_add", "tc filter add dev eth0 ingress bpf da obj tc_drop_icmp.o" },
+	[S_TC_DROP] = { "tc_drop", "5 pings while the filter is attached: none through" },
+	[S_TC_DEL] = { "tc_filter_del", "tc filter del dev eth0 ingress: pings through again" },
+	[S_XL_LOAD] = { "xdp_loader_load", "xdp-loader load -m skb eth0 xdp_count.o" },
+	[S_XL_COUNT] = { "xdp_loader_count", "5 pings, counted in the map pinned by xdp-loader" },
+	[S_XL_STATUS] = { "xdp_loader_status", "xdp-loader status eth0" },
+	[S_XL_UNLOAD] = { "xdp_loader_unload", "xdp-loader unload eth0 --all" },
+	[S_BT_MAP_CREATE] = { "bpftool_map_create", "bpftool map create (hash, pinned)" },
+	[S_BT_MAP_UPDATE] = { "bpftool_map_update", "bpftool map update, the value read back" },
+	[S_BT_PROG_LOAD] = { "bpftool_prog_load", "bpftool prog load xdp_count.o (pinned)" },
+	[S_BT_PROG_RUN] = { "bpftool_prog_run", "bpftool prog run data_in: XDP_PASS, counted" },
+};
+
+#define CELL_LEN	96
+static char cells[NR_COLS][NR_STEPS][CELL_LEN];
+static bool recording;		/* in a subtest of the script */
+
+/* Record what step @s did in @c, unless already recorded */
+static void __attribute__((format(printf, 3, 4)))
+cell(const struct container *c, enum step s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!recording || cells[c->col][s][0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cells[c->col][s], CELL_LEN, fmt, ap);
+	va_end(ap);
+}
 
 /* What the last command printed, stdout and stderr */
 static char ct_out[32768];
@@ -90,17 +174,20 @@ static int ct_enter(const struct container *c)
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", c->cg);
 	err = write_file(path, "0");
-	/* opened while this process is still root of the initial namespaces */
-	for (i = 0; !err && i < ARRAY_SIZE(ns); i++) {
+	/* opened while this process is still root of the initial namespaces;
+	 * root's container has no user namespace of its own (ns[0])
+	 */
+	for (i = c->root; !err && i < ARRAY_SIZE(ns); i++) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", c->init, ns[i]);
 		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (fds[i] < 0)
 			err = -errno;
 	}
-	for (i = 0; !err && i < ARRAY_SIZE(ns); i++)
+	for (i = c->root; !err && i < ARRAY_SIZE(ns); i++)
 		if (setns(fds[i], 0))
 			err = -errno;
-	if (!err && (setresgid(0, 0, 0) || setgroups(0, NULL) || setresuid(0, 0, 0)))
+	if (!err && !c->root &&
+	    (setresgid(0, 0, 0) || setgroups(0, NULL) || setresuid(0, 0, 0)))
 		err = -errno;
 	return err;
 }
@@ -246,12 +333,13 @@ static int ct_start(struct container *c)
 	if (pid == 0) {
 		close(to_child[1]);
 		close(from_child[0]);
-		if (write_file(procs, "0") || unshare(CLONE_NEWUSER))
+		if (write_file(procs, "0") || (!c->root && unshare(CLONE_NEWUSER)))
 			_exit(1);
 		/* say so, and wait for root to write its maps */
 		if (write(from_child[1], "", 1) != 1 || read(to_child[0], map, 1) != 1)
 			_exit(1);
-		if (setresgid(0, 0, 0) || setgroups(0, NULL) || setresuid(0, 0, 0) ||
+		if ((!c->root && (setresgid(0, 0, 0) || setgroups(0, NULL) ||
+				  setresuid(0, 0, 0))) ||
 		    unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWCGROUP))
 			_exit(1);
 		pid = fork();
@@ -265,9 +353,9 @@ static int ct_start(struct container *c)
 		goto out;
 	snprintf(map, sizeof(map), "0 %u 65536", c->uid);
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-	err = write_file(path, map);
+	err = c->root ? 0 : write_file(path, map);
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
-	err = err ?: write_file(path, map);
+	err = err ?: c->root ? 0 : write_file(path, map);
 	if (!err && write(to_child[1], "", 1) != 1)
 		err = -EIO;
 	/* the init's word: it is set up, or why not */
@@ -347,57 +435,111 @@ static long long count_of(const struct container *c, const char *pin, int proto)
 	return v;
 }
 
-/* The first bpf() call in STRACE_OUT that needs a privilege: map create,
- * BTF load or program load (the caller frees it). NULL if there is none.
+/* What the last tool_run() saw in STRACE_OUT: the first bpf() call that
+ * needs a privilege (map create, BTF or program load), as strace printed
+ * it, and why the tool failed, if it did, for the parity records: the
+ * first bpf() call that got EPERM or EACCES, as "EPERM at BPF_PROG_LOAD",
+ * else the last one that failed (a probe that fails as root fails with
+ * EINVAL), else ""
  */
-static char *first_privileged_call(void)
-{
-	FILE *f = fopen(STRACE_OUT, "r");
-	char *line = NULL;
-	size_t size = 0;
+static char first_call[256];
+static char failed_call[64];
 
-	while (f && getline(&line, &size, f) > 0)
-		if (strstr(line, "bpf(BPF_MAP_CREATE") || strstr(line, "bpf(BPF_BTF_LOAD") ||
-		    strstr(line, "bpf(BPF_PROG_LOAD"))
-			break;
-	if (f && feof(f)) {
-		free(line);
-		line = NULL;
-	}
-	if (f)
-		fclose(f);
-	return line;
+/* "EPERM at BPF_PROG_LOAD" of a strace line "... bpf(BPF_PROG_LOAD, ...) = -1 EPERM (...)" */
+static bool failed_call_of(const char *line, char *out, size_t size)
+{
+	const char *cmd = strstr(line, "bpf("), *ret = strstr(line, ") = -1 E");
+	int cmd_len, err_len;
+
+	if (!cmd || !ret)
+		return false;
+	cmd += 4;
+	cmd_len = strcspn(cmd, ",)");
+	ret += 7;
+	err_len = strcspn(ret, " \n");
+	snprintf(out, size, "%.*s at %.*s", err_len, ret, cmd_len, cmd);
+	return true;
 }
 
-/* Run @argv in @c under strace and assert a refusal: the tool fails, its
- * first privileged bpf() call got EPERM, and it says so in its own words
- * (@says, printed with the rest of its output)
- */
-static void refused(const struct container *c, const char *const *argv,
-		    const char *says, const char *name)
+static void read_strace(void)
 {
-	const char *traced[24] = {
+	FILE *f = fopen(STRACE_OUT, "r");
+	char *line = NULL, *ret, last[64] = "";
+	bool denied = false;
+	size_t size = 0;
+
+	first_call[0] = failed_call[0] = 0;
+	while (f && getline(&line, &size, f) > 0) {
+		/* its start and its result: strace's line is long */
+		if (!first_call[0] &&
+		    (strstr(line, "bpf(BPF_MAP_CREATE") || strstr(line, "bpf(BPF_BTF_LOAD") ||
+		     strstr(line, "bpf(BPF_PROG_LOAD")) && (ret = strrchr(line, '=')))
+			snprintf(first_call, sizeof(first_call), "%.120s ... %.*s",
+				 line, (int)strcspn(ret, "\n"), ret);
+		if (!denied && (strstr(line, ") = -1 EPERM") || strstr(line, ") = -1 EACCES")))
+			denied = failed_call_of(line, failed_call, sizeof(failed_call));
+		else if (!denied)
+			failed_call_of(line, last, sizeof(last));
+	}
+	if (!denied)
+		snprintf(failed_call, sizeof(failed_call), "%s", last);
+	free(line);
+	if (f)
+		fclose(f);
+	unlink(STRACE_OUT);
+}
+
+/* Run tool @argv in @c under strace (its bpf() calls): its exit status,
+ * as ct_run's; what strace saw in first_call[] and failed_call[]
+ */
+static int tool_run(const struct container *c, const char *const *argv)
+{
+	const char *traced[40] = {
 		STRACE, "-f", "-qq", "-e", "trace=bpf", "-o", STRACE_OUT,
 	};
-	char what[128], *call;
 	int i, status;
 
 	for (i = 0; argv[i] && i < ARRAY_SIZE(traced) - 8; i++)
 		traced[7 + i] = argv[i];
 	unlink(STRACE_OUT);
 	status = ct_run(c, traced);
-	snprintf(what, sizeof(what), "%s: refused", name);
+	read_strace();
+	return status;
+}
+
+/* The parity cell of a tool's step: "works", or why not */
+static void cell_status(const struct container *c, enum step s, int status)
+{
+	if (!status)
+		cell(c, s, "works");
+	else if (failed_call[0])
+		cell(c, s, "fails: %s", failed_call);
+	else
+		cell(c, s, "fails: exit %d", status);
+}
+
+/* Assert a refusal of the tool that tool_run() ran with exit @status: it
+ * failed, its first privileged bpf() call got EPERM, and it said so in
+ * its own words (@says, printed with the rest of its output)
+ */
+static void refused_check(int status, const char *says, const char *name)
+{
+	char what[128];
+
 	/* 126 and up: it did not run, or was killed; ip exits 255 */
+	snprintf(what, sizeof(what), "%s: refused", name);
 	ASSERT_TRUE((status > 0 && status < 126) || status == 255, what);
 	snprintf(what, sizeof(what), "%s: the tool says '%s'", name, says);
 	ASSERT_TRUE(ct_printed(says), what);
-	call = first_privileged_call();
-	printf("first privileged call: %s%s", call ?: "none\n",
-	       call && !strchr(call, '\n') ? "\n" : "");
+	printf("first privileged call: %s\n", first_call[0] ? first_call : "none");
 	snprintf(what, sizeof(what), "%s: EPERM at the first privileged call", name);
-	ASSERT_TRUE(call && strstr(call, "= -1 EPERM"), what);
-	free(call);
-	unlink(STRACE_OUT);
+	ASSERT_TRUE(strstr(first_call, "= -1 EPERM"), what);
+}
+
+static void refused(const struct container *c, const char *const *argv,
+		    const char *says, const char *name)
+{
+	refused_check(tool_run(c, argv), says, name);
 }
 
 /* What needs a capability of the initial user namespace, in a container */
@@ -507,13 +649,16 @@ static int write_packet(void)
 /* Both containers, and the first one's rule: whether they run */
 static bool setup(bool check)
 {
-	if (!ct_create(&granted_ct) || !ct_create(&norule_ct))
+	if (!ct_create(&root_ct) || !ct_create(&granted_ct) || !ct_create(&norule_ct))
 		return false;
 	if (check) {
 		/* nothing in it has a capability of the initial user namespace */
 		ASSERT_EQ(ct_call(&granted_ct, cpumap_create), -EPERM, "cpumap (CAP_BPF)");
 		ASSERT_EQ(ct_call(&granted_ct, mount_bpffs), -EPERM,
 			  "mount bpffs (CAP_SYS_ADMIN, no FS_USERNS_MOUNT)");
+		/* root's has them all */
+		ASSERT_OK(ct_call(&root_ct, cpumap_create), "cpumap, as root");
+		ASSERT_OK(ct_call(&root_ct, mount_bpffs), "mount bpffs, as root");
 	}
 	if (check && hooks) {
 		ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "bpf-grant list");
@@ -529,24 +674,42 @@ static bool setup(bool check)
 	return ASSERT_OK(write_packet(), "write " PKT_FILE);
 }
 
+/* The parity cell of a count: @n of PINGS through, or counted */
+static void cell_count(const struct container *c, enum step s, long long before,
+		       long long after, const char *what)
+{
+	if (before < 0 || after < 0)
+		cell(c, s, "fails: the count could not be read");
+	else if (after - before == PINGS)
+		cell(c, s, "works");
+	else
+		cell(c, s, "fails: %lld of %d %s", after - before, PINGS, what);
+}
+
 /* ip link set dev eth0 xdpgeneric obj: xdp_count counts the pings */
-static void test_ip_xdp(struct container *c, bool granted)
+static void test_ip_xdp(struct container *c)
 {
 	static const char *const attach[] = {
 		IP, "link", "set", "dev", "eth0", "xdpgeneric", "obj", XDP_COUNT_O,
 		"sec", "xdp", NULL,
 	};
 	long long before, after;
+	int status;
 
-	if (!granted) {
-		refused(c, attach, "Operation not permitted", "ip xdpgeneric obj");
+	status = tool_run(c, attach);
+	cell_status(c, S_IP_ATTACH, status);
+	if (mode_of(c) == M_REFUSED) {
+		refused_check(status, "Operation not permitted", "ip xdpgeneric obj");
+		cell(c, S_IP_COUNT, "not run: nothing attached");
 		ct_run(c, ARGS(IP, "link", "show", "dev", "eth0"));
 		ASSERT_FALSE(ct_printed("xdp"), "no XDP program on eth0");
 		ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
 		return;
 	}
-	if (!ASSERT_OK(ct_run(c, attach), "ip xdpgeneric obj"))
+	if (!ASSERT_OK(status, "ip xdpgeneric obj")) {
+		cell(c, S_IP_COUNT, "not run: nothing attached");
 		return;
+	}
 	ct_run(c, ARGS(IP, "link", "show", "dev", "eth0"));
 	ASSERT_TRUE(ct_printed("xdpgeneric"), "eth0 has a generic XDP program");
 	/* what the tools pinned, seen from outside */
@@ -555,6 +718,7 @@ static void test_ip_xdp(struct container *c, bool granted)
 	ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
 	after = count_of(c, IP_PIN, IPPROTO_ICMP);
 	printf("ICMP count: %lld before, %lld after %d pings\n", before, after, PINGS);
+	cell_count(c, S_IP_COUNT, before, after, "counted");
 	ASSERT_GE(before, 0, "count read before");
 	ASSERT_EQ(after - before, PINGS, "every echo request counted");
 	ASSERT_OK(ct_run(c, ARGS(IP, "link", "set", "dev", "eth0", "xdpgeneric", "off")),
@@ -562,27 +726,47 @@ static void test_ip_xdp(struct container *c, bool granted)
 }
 
 /* tc filter add ... bpf da obj: tc_drop_icmp drops the pings until deleted */
-static void test_tc(struct container *c, bool granted)
+static void test_tc(struct container *c)
 {
 	static const char *const attach[] = {
 		TC, "filter", "add", "dev", "eth0", "ingress", "bpf", "da",
 		"obj", TC_DROP_O, "sec", "tc", NULL,
 	};
+	int status, through;
 
-	if (!ASSERT_OK(ct_run(c, ARGS(TC, "qdisc", "add", "dev", "eth0", "clsact")),
-		       "tc qdisc add clsact"))
+	status = ct_run(c, ARGS(TC, "qdisc", "add", "dev", "eth0", "clsact"));
+	if (status)
+		cell(c, S_TC_QDISC, "fails: exit %d", status);
+	cell(c, S_TC_QDISC, "works");
+	if (!ASSERT_OK(status, "tc qdisc add clsact")) {
+		cell(c, S_TC_ADD, "not run: no clsact qdisc");
 		return;
-	if (!granted) {
-		refused(c, attach, "Operation not permitted", "tc filter add bpf");
+	}
+	status = tool_run(c, attach);
+	cell_status(c, S_TC_ADD, status);
+	if (mode_of(c) == M_REFUSED) {
+		refused_check(status, "Operation not permitted", "tc filter add bpf");
 		ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
-	} else if (ASSERT_OK(ct_run(c, attach), "tc filter add bpf")) {
+	} else if (ASSERT_OK(status, "tc filter add bpf")) {
 		ct_run(c, ARGS(TC, "filter", "show", "dev", "eth0", "ingress"));
 		ASSERT_TRUE(ct_printed("tc_drop_icmp"), "the filter is listed");
-		ASSERT_EQ(ping_ct(c, PINGS), 0, "pings dropped");
-		ASSERT_OK(ct_run(c, ARGS(TC, "filter", "del", "dev", "eth0", "ingress")),
-			  "tc filter del");
-		ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through again");
+		through = ping_ct(c, PINGS);
+		if (through)
+			cell(c, S_TC_DROP, "fails: %d of %d through", through, PINGS);
+		cell(c, S_TC_DROP, "works");
+		ASSERT_EQ(through, 0, "pings dropped");
+		status = ct_run(c, ARGS(TC, "filter", "del", "dev", "eth0", "ingress"));
+		ASSERT_OK(status, "tc filter del");
+		through = ping_ct(c, PINGS);
+		if (status)
+			cell(c, S_TC_DEL, "fails: exit %d", status);
+		if (through != PINGS)
+			cell(c, S_TC_DEL, "fails: %d of %d through", through, PINGS);
+		cell(c, S_TC_DEL, "works");
+		ASSERT_EQ(through, PINGS, "pings go through again");
 	}
+	cell(c, S_TC_DROP, "not run: no filter");
+	cell(c, S_TC_DEL, "not run: no filter");
 	ASSERT_OK(ct_run(c, ARGS(TC, "qdisc", "del", "dev", "eth0", "clsact")),
 		  "tc qdisc del clsact");
 }
@@ -590,41 +774,67 @@ static void test_tc(struct container *c, bool granted)
 /*
  * xdp-loader load -m skb: libxdp first loads its multi-program dispatcher,
  * an XDP program into which it would link each program as an extension
- * (BPF_PROG_TYPE_EXT, freplace). Under a grant the verifier refuses the
- * dispatcher itself: its stubs test "if (!ctx)", a pointer comparison
- * allowed only with CAP_PERFMON, which a grant of 1 does not give (root
- * loads it). libxdp 1.3.1 takes any failure there as a kernel without
+ * (BPF_PROG_TYPE_EXT, freplace); root gets it. Under a grant the verifier
+ * refuses the dispatcher itself: its stubs test "if (!ctx)", a pointer
+ * comparison allowed only with CAP_PERFMON, which a grant of 1 does not
+ * give. libxdp 1.3.1 takes any failure there as a kernel without
  * dispatcher support and loads the program alone, as a plain XDP program
- * attached through netlink: that works under the default rule. xdp-loader status and unload
- * do not: they look the attached program up by id, and
- * BPF_PROG_GET_FD_BY_ID takes CAP_SYS_ADMIN in the initial namespace. The
- * container detaches it with ip. A rule that names ext (@ext_rule) changes
- * nothing: the dispatcher is refused before any extension is loaded, and
- * attaching an extension loaded under a grant would take CAP_BPF and
- * CAP_PERFMON of the attacher (patch 18).
+ * attached through netlink: that works under the default rule.
+ * xdp-loader status and unload do not: they look the attached program up
+ * by id, and BPF_PROG_GET_FD_BY_ID takes CAP_SYS_ADMIN in the initial
+ * namespace. The container detaches it with ip. A rule that names ext
+ * (@ext_rule) changes nothing: the dispatcher is refused before any
+ * extension is loaded, and attaching an extension loaded under a grant
+ * would take CAP_BPF and CAP_PERFMON of the attacher (patch 18).
  */
 #define DISPATCHER	"/usr/lib/x86_64-linux-gnu/bpf/xdp-dispatcher.o"
+#define NO_DISPATCHER	"libxdp: Falling back to loading single prog without dispatcher"
 
-static void test_xdp_loader(struct container *c, bool granted, bool ext_rule)
+static void test_xdp_loader(struct container *c, bool ext_rule)
 {
 	static const char *const load[] = {
 		XDP_LOADER, "load", "-v", "-m", "skb", "-p", XDP_LOADER_DIR, "eth0",
 		XDP_COUNT_O, NULL,
 	};
+	enum mode mode = mode_of(c);
 	long long before, after;
+	bool alone;
+	int status;
 
-	if (!granted) {
-		refused(c, load, "Operation not permitted", "xdp-loader load");
-		ASSERT_OK(ct_run(c, ARGS(XDP_LOADER, "status", "eth0")), "xdp-loader status");
+	status = tool_run(c, load);
+	if (mode == M_REFUSED) {
+		cell_status(c, S_XL_LOAD, status);
+		refused_check(status, "Operation not permitted", "xdp-loader load");
+		cell(c, S_XL_COUNT, "not run: nothing attached");
+		status = ct_run(c, ARGS(XDP_LOADER, "status", "eth0"));
+		ASSERT_OK(status, "xdp-loader status");
 		ASSERT_TRUE(ct_printed("No XDP program loaded"), "nothing loaded");
+		if (status)
+			cell(c, S_XL_STATUS, "fails: exit %d", status);
+		cell(c, S_XL_STATUS, "works: nothing loaded");
+		cell(c, S_XL_UNLOAD, "not run: nothing loaded");
 		return;
 	}
-	if (!ASSERT_OK(ct_run(c, load), "xdp-loader load"))
+	alone = ct_printed(NO_DISPATCHER);
+	if (!status && alone)
+		cell(c, S_XL_LOAD, "works: the program alone, dispatcher refused (%s)",
+		     failed_call[0] ? failed_call : "no bpf() call failed");
+	else
+		cell_status(c, S_XL_LOAD, status);
+	if (!ASSERT_OK(status, "xdp-loader load")) {
+		cell(c, S_XL_COUNT, "not run: nothing attached");
+		cell(c, S_XL_STATUS, "not run: nothing attached");
+		cell(c, S_XL_UNLOAD, "not run: nothing attached");
+		ct_run(c, ARGS(IP, "link", "set", "dev", "eth0", "xdpgeneric", "off"));
 		return;
-	ASSERT_TRUE(ct_printed("libxdp: Failed to load dispatcher: Permission denied"),
-		    "the dispatcher is refused");
-	ASSERT_TRUE(ct_printed("libxdp: Falling back to loading single prog without dispatcher"),
-		    "libxdp falls back to the program alone");
+	}
+	if (mode == M_GRANTED) {
+		ASSERT_TRUE(ct_printed("libxdp: Failed to load dispatcher: Permission denied"),
+			    "the dispatcher is refused");
+		ASSERT_TRUE(alone, "libxdp falls back to the program alone");
+	} else {
+		ASSERT_FALSE(alone, "root: the program goes into libxdp's dispatcher");
+	}
 	ct_run(NULL, ARGS("/bin/find", c->pins));
 	ct_run(c, ARGS(IP, "link", "show", "dev", "eth0"));
 	ASSERT_TRUE(ct_printed("xdpgeneric"), "eth0 has a generic XDP program");
@@ -632,20 +842,43 @@ static void test_xdp_loader(struct container *c, bool granted, bool ext_rule)
 	ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
 	after = count_of(c, XDP_LOADER_PIN, IPPROTO_ICMP);
 	printf("ICMP count: %lld before, %lld after %d pings\n", before, after, PINGS);
+	cell_count(c, S_XL_COUNT, before, after, "counted");
 	ASSERT_GE(before, 0, "count read before");
 	ASSERT_EQ(after - before, PINGS, "every echo request counted");
-	ASSERT_NEQ(ct_run(c, ARGS(XDP_LOADER, "status", "eth0")), 0, "xdp-loader status fails");
-	ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
-		    "status: no fd from the program's id");
-	ASSERT_NEQ(ct_run(c, ARGS(XDP_LOADER, "unload", "eth0", "--all")), 0,
-		   "xdp-loader unload fails");
-	ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
-		    "unload: no fd from the program's id");
+
+	status = tool_run(c, ARGS(XDP_LOADER, "status", "eth0"));
+	cell_status(c, S_XL_STATUS, status);
+	if (mode == M_GRANTED) {
+		ASSERT_NEQ(status, 0, "xdp-loader status fails");
+		ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
+			    "status: no fd from the program's id");
+	} else {
+		ASSERT_OK(status, "xdp-loader status");
+		ASSERT_TRUE(ct_printed("xdp_count"), "status: the program listed");
+	}
+	status = tool_run(c, ARGS(XDP_LOADER, "unload", "eth0", "--all"));
+	if (mode == M_GRANTED) {
+		ASSERT_NEQ(status, 0, "xdp-loader unload fails");
+		ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
+			    "unload: no fd from the program's id");
+	} else {
+		ASSERT_OK(status, "xdp-loader unload");
+	}
+	if (!status) {
+		ct_run(c, ARGS(IP, "link", "show", "dev", "eth0"));
+		if (ct_printed("xdp"))
+			status = -1;
+		ASSERT_FALSE(ct_printed("xdp"), "unload: no XDP program on eth0");
+	}
+	if (status < 0)
+		cell(c, S_XL_UNLOAD, "fails: still attached after it");
+	cell_status(c, S_XL_UNLOAD, status);
+	/* after unload, nothing to detach: ip says nothing either */
 	ASSERT_OK(ct_run(c, ARGS(IP, "link", "set", "dev", "eth0", "xdpgeneric", "off")),
 		  "ip xdpgeneric off");
 	ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
 	ASSERT_EQ(count_of(c, XDP_LOADER_PIN, IPPROTO_ICMP), after, "no longer counted");
-	if (ext_rule)
+	if (ext_rule || mode != M_GRANTED)
 		return;
 	/* why the dispatcher is refused, where root loads it */
 	ASSERT_NEQ(ct_run(c, ARGS(BPFTOOL, "prog", "load", DISPATCHER, "/sys/fs/bpf/dispatcher")),
@@ -662,14 +895,14 @@ static void test_xdp_loader_ext(void)
 {
 	ASSERT_EQ(tool("add", granted_ct.cg, "--prog-types", "socket_filter,xdp,ext"),
 		  hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add, naming ext");
-	test_xdp_loader(&granted_ct, hooks, true);
+	test_xdp_loader(&granted_ct, true);
 	/* back to the default rule */
 	ASSERT_EQ(tool("add", granted_ct.cg), hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS,
 		  "bpf-grant add");
 }
 
 /* bpftool map create, update, prog load (pinned) and prog run */
-static void test_bpftool(struct container *c, bool granted)
+static void test_bpftool(struct container *c)
 {
 	static const char *const create[] = {
 		BPFTOOL, "map", "create", "/sys/fs/bpf/counts", "type", "hash",
@@ -678,41 +911,104 @@ static void test_bpftool(struct container *c, bool granted)
 	static const char *const load[] = {
 		BPFTOOL, "prog", "load", XDP_COUNT_O, "/sys/fs/bpf/xdp_count", NULL,
 	};
-	long long before, after;
+	bool refuse = mode_of(c) == M_REFUSED;
+	long long before, after, value;
+	int status;
 
-	if (!granted) {
-		refused(c, create, "Operation not permitted", "bpftool map create");
-		refused(c, load, "Operation not permitted", "bpftool prog load");
-		/* map update and prog run have nothing to work on */
+	status = tool_run(c, create);
+	cell_status(c, S_BT_MAP_CREATE, status);
+	if (refuse)
+		refused_check(status, "Operation not permitted", "bpftool map create");
+	if (refuse || !ASSERT_OK(status, "bpftool map create")) {
+		/* nothing to work on */
+		cell(c, S_BT_MAP_UPDATE, "not run: no map");
+	} else {
+		status = tool_run(c, ARGS(BPFTOOL, "map", "update", "pinned", "/sys/fs/bpf/counts",
+					  "key", "1", "0", "0", "0",
+					  "value", "42", "0", "0", "0", "0", "0", "0", "0"));
+		ASSERT_OK(status, "bpftool map update");
+		value = count_of(c, "/sys/fs/bpf/counts", 1);
+		if (!status && value != 42)
+			cell(c, S_BT_MAP_UPDATE, "fails: %lld read back", value);
+		cell_status(c, S_BT_MAP_UPDATE, status);
+		ASSERT_EQ(value, 42, "the value written");
+	}
+	status = tool_run(c, load);
+	cell_status(c, S_BT_PROG_LOAD, status);
+	if (refuse)
+		refused_check(status, "Operation not permitted", "bpftool prog load");
+	if (refuse || !ASSERT_OK(status, "bpftool prog load")) {
+		cell(c, S_BT_PROG_RUN, "not run: no program");
 		return;
 	}
-	if (ASSERT_OK(ct_run(c, create), "bpftool map create")) {
-		ASSERT_OK(ct_run(c, ARGS(BPFTOOL, "map", "update", "pinned", "/sys/fs/bpf/counts",
-					 "key", "1", "0", "0", "0",
-					 "value", "42", "0", "0", "0", "0", "0", "0", "0")),
-			  "bpftool map update");
-		ASSERT_EQ(count_of(c, "/sys/fs/bpf/counts", 1), 42, "the value written");
-	}
-	if (!ASSERT_OK(ct_run(c, load), "bpftool prog load"))
-		return;
 	before = count_of(c, LIBBPF_PIN, IPPROTO_ICMP);
-	ASSERT_OK(ct_run(c, ARGS(BPFTOOL, "-j", "prog", "run", "pinned", "/sys/fs/bpf/xdp_count",
-				 "data_in", PKT_FILE, "repeat", "1")),
-		  "bpftool prog run");
+	status = tool_run(c, ARGS(BPFTOOL, "-j", "prog", "run", "pinned", "/sys/fs/bpf/xdp_count",
+				  "data_in", PKT_FILE, "repeat", "1"));
+	ASSERT_OK(status, "bpftool prog run");
+	if (!status && !ct_printed("\"retval\":2"))
+		cell(c, S_BT_PROG_RUN, "fails: not XDP_PASS");
 	ASSERT_TRUE(ct_printed("\"retval\":2"), "XDP_PASS");
 	after = count_of(c, LIBBPF_PIN, IPPROTO_ICMP);
 	printf("ICMP count: %lld before, %lld after the test run\n", before, after);
+	if (!status && (before < 0 || after - before != 1))
+		cell(c, S_BT_PROG_RUN, "fails: %lld counted", before < 0 ? -1 : after - before);
+	cell_status(c, S_BT_PROG_RUN, status);
 	ASSERT_GE(before, 0, "count read before");
 	ASSERT_EQ(after - before, 1, "the test packet counted");
+}
+
+/* The whole script in @c, as one subtest */
+static void run_script(struct container *c)
+{
+	recording = true;
+	test_ip_xdp(c);
+	test_tc(c);
+	test_xdp_loader(c, false);
+	test_bpftool(c);
+	recording = false;
+}
+
+/* A JSON string of @s on stdout */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	putchar('"');
+}
+
+/* The parity records: the kernel, then each step's cells (file comment) */
+static void print_parity(void)
+{
+	struct utsname u;
+	int s, i;
+
+	uname(&u);
+	printf("parity {\"run\": {\"kernel\": ");
+	json_str(u.release);
+	printf(", \"grant_hooks\": %s}}\n", hooks ? "true" : "false");
+	for (s = 0; s < NR_STEPS; s++) {
+		printf("parity {\"step\": ");
+		json_str(steps[s].id);
+		printf(", \"cmd\": ");
+		json_str(steps[s].cmd);
+		for (i = 0; i < NR_COLS; i++) {
+			printf(", \"%s\": ", col_names[i]);
+			json_str(cells[i][s]);
+		}
+		printf("}\n");
+	}
 }
 
 /* The second container, no rule: each step refused */
 static void test_no_rule(void)
 {
-	test_ip_xdp(&norule_ct, false);
-	test_tc(&norule_ct, false);
-	test_xdp_loader(&norule_ct, false, false);
-	test_bpftool(&norule_ct, false);
+	run_script(&norule_ct);
 }
 
 /*
@@ -785,23 +1081,34 @@ void test_container_tools(void)
 		up = setup(true);
 	else
 		up = setup(false);
+	/* the script as root, where every step works, on either kernel */
+	if (test__start_subtest("root") && need_up())
+		run_script(&root_ct);
+	recording = true;
 	if (test__start_subtest("ip_xdp") && need_up())
-		test_ip_xdp(&granted_ct, hooks);
+		test_ip_xdp(&granted_ct);
 	if (test__start_subtest("tc_clsact") && need_up())
-		test_tc(&granted_ct, hooks);
+		test_tc(&granted_ct);
 	if (test__start_subtest("xdp_loader") && need_up())
-		test_xdp_loader(&granted_ct, hooks, false);
+		test_xdp_loader(&granted_ct, false);
+	recording = false;
 	if (test__start_subtest("xdp_loader_ext_rule") && need_up())
 		test_xdp_loader_ext();
+	recording = true;
 	if (test__start_subtest("bpftool") && need_up())
-		test_bpftool(&granted_ct, hooks);
+		test_bpftool(&granted_ct);
+	recording = false;
 	if (test__start_subtest("no_rule") && need_up())
 		test_no_rule();
 	if (test__start_subtest("remove") && need_up())
 		test_remove(&granted_ct);
+	/* what each step did, where: for tools/parity-table.sh */
+	if (test__start_subtest("parity"))
+		print_parity();
 	/* everything back as it was, whatever failed */
 	if (hooks && access("/sys/fs/bpf/bpf-grant", F_OK) == 0)
 		tool("remove", granted_ct.cg);
+	ct_destroy(&root_ct);
 	ct_destroy(&granted_ct);
 	ct_destroy(&norule_ct);
 	unlink(PKT_FILE);
