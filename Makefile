@@ -160,13 +160,13 @@ parity-table: ## README's parity table (container_tools) from make ci's and make
 	tools/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md README.md tests/fixtures/parity
 
 # The kernel tree's own selftests on the kernels that ci and ci-base built,
-# from the tree's main branch; results in build/upstream/{base,tip}/.
+# from the tree's main branch; results in build/upstream/{base,tip}/. The
+# tree's test_progs is make tree-test-progs' build, in $(TREE_TP_O).
 UPSTREAM_O := $(B)/upstream
-BASE_BZIMAGE := $(BASE_OBJ)/arch/x86/boot/bzImage
 
-upstream-selftests: ## the tree's own BPF selftests on base and on the tip, side by side
-	tools/upstream-selftests.sh $(KSRC) main $(BZIMAGE) $(VMLINUX) \
-		$(BASE_BZIMAGE) $(UPSTREAM_O)
+upstream-selftests: ## the tree's own BPF selftests (test_verifier, test_maps, all of test_progs) on base and on the tip, side by side
+	tools/upstream-selftests.sh $(KSRC) main $(KOBJ) $(BASE_SRC) $(BASE_OBJ) \
+		$(UPSTREAM_O) $(TREE_TP_O)
 
 selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
 	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
