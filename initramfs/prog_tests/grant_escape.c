@@ -80,19 +80,28 @@ struct attack {
 	int sent;		/* UDP from 127.0.0.1:53 */
 };
 
-/* CG's count of @key in memory.events, or -1 */
-static long long cg_memory_event(const char *key)
+/* The value of @key in CG's flat-keyed file @file (memory.events,
+ * memory.stat), or -1
+ */
+static long long cg_value(const char *file, const char *key)
 {
-	FILE *f = fopen(CG "/memory.events", "r");
 	long long v = -1, n;
-	char name[32];
+	char path[64], name[64];
+	FILE *f;
 
-	while (f && fscanf(f, "%31s %lld", name, &n) == 2)
+	snprintf(path, sizeof(path), CG "/%s", file);
+	f = fopen(path, "r");
+	while (f && fscanf(f, "%63s %lld", name, &n) == 2)
 		if (!strcmp(name, key))
 			v = n;
 	if (f)
 		fclose(f);
 	return v;
+}
+
+static long long cg_memory_event(const char *key)
+{
+	return cg_value("memory.events", key);
 }
 
 /* Make CG and grant it @types (map types, then program types) */
@@ -606,21 +615,6 @@ static int cpumap_threads(void)
 	return n;
 }
 
-/* CG's @key in memory.stat, or -1 */
-static long long cg_memory_stat(const char *key)
-{
-	FILE *f = fopen(CG "/memory.stat", "r");
-	long long v = -1, n;
-	char name[64];
-
-	while (f && fscanf(f, "%63s %lld", name, &n) == 2)
-		if (!strcmp(name, key))
-			v = n;
-	if (f)
-		fclose(f);
-	return v;
-}
-
 static void cpumap_unpin(void)
 {
 	char path[64];
@@ -654,7 +648,7 @@ static bool no_cpumap_thread(long long unused)
 
 static bool kernel_charged(long long bytes)
 {
-	return cg_memory_stat("kernel") >= bytes;
+	return cg_value("memory.stat", "kernel") >= bytes;
 }
 
 static void cpumap_threads_bound(bool hooks)
