@@ -686,6 +686,23 @@ static void cell_count(const struct container *c, enum step s, long long before,
 		cell(c, s, "fails: %lld of %d %s", after - before, PINGS, what);
 }
 
+/* PINGS pings from the host, each counted in xdp_count's map pinned at
+ * @pin, read in @c: step @s's cell; the count after them
+ */
+static long long pings_counted(const struct container *c, const char *pin, enum step s)
+{
+	long long before, after;
+
+	before = count_of(c, pin, IPPROTO_ICMP);
+	ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
+	after = count_of(c, pin, IPPROTO_ICMP);
+	printf("ICMP count: %lld before, %lld after %d pings\n", before, after, PINGS);
+	cell_count(c, s, before, after, "counted");
+	ASSERT_GE(before, 0, "count read before");
+	ASSERT_EQ(after - before, PINGS, "every echo request counted");
+	return after;
+}
+
 /* ip link set dev eth0 xdpgeneric obj: xdp_count counts the pings */
 static void test_ip_xdp(struct container *c)
 {
@@ -693,7 +710,6 @@ static void test_ip_xdp(struct container *c)
 		IP, "link", "set", "dev", "eth0", "xdpgeneric", "obj", XDP_COUNT_O,
 		"sec", "xdp", NULL,
 	};
-	long long before, after;
 	int status;
 
 	status = tool_run(c, attach);
@@ -714,13 +730,7 @@ static void test_ip_xdp(struct container *c)
 	ASSERT_TRUE(ct_printed("xdpgeneric"), "eth0 has a generic XDP program");
 	/* what the tools pinned, seen from outside */
 	ct_run(NULL, ARGS("/bin/find", c->pins));
-	before = count_of(c, IP_PIN, IPPROTO_ICMP);
-	ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
-	after = count_of(c, IP_PIN, IPPROTO_ICMP);
-	printf("ICMP count: %lld before, %lld after %d pings\n", before, after, PINGS);
-	cell_count(c, S_IP_COUNT, before, after, "counted");
-	ASSERT_GE(before, 0, "count read before");
-	ASSERT_EQ(after - before, PINGS, "every echo request counted");
+	pings_counted(c, IP_PIN, S_IP_COUNT);
 	ASSERT_OK(ct_run(c, ARGS(IP, "link", "set", "dev", "eth0", "xdpgeneric", "off")),
 		  "ip xdpgeneric off");
 }
@@ -797,7 +807,7 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 		XDP_COUNT_O, NULL,
 	};
 	enum mode mode = mode_of(c);
-	long long before, after;
+	long long after;
 	bool alone;
 	int status;
 
@@ -838,13 +848,7 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 	ct_run(NULL, ARGS("/bin/find", c->pins));
 	ct_run(c, ARGS(IP, "link", "show", "dev", "eth0"));
 	ASSERT_TRUE(ct_printed("xdpgeneric"), "eth0 has a generic XDP program");
-	before = count_of(c, XDP_LOADER_PIN, IPPROTO_ICMP);
-	ASSERT_EQ(ping_ct(c, PINGS), PINGS, "pings go through");
-	after = count_of(c, XDP_LOADER_PIN, IPPROTO_ICMP);
-	printf("ICMP count: %lld before, %lld after %d pings\n", before, after, PINGS);
-	cell_count(c, S_XL_COUNT, before, after, "counted");
-	ASSERT_GE(before, 0, "count read before");
-	ASSERT_EQ(after - before, PINGS, "every echo request counted");
+	after = pings_counted(c, XDP_LOADER_PIN, S_XL_COUNT);
 
 	status = tool_run(c, ARGS(XDP_LOADER, "status", "eth0"));
 	cell_status(c, S_XL_STATUS, status);
