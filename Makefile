@@ -23,8 +23,15 @@ CI_O := $(B)/ci-debug
 FRAGMENT += ci/debug.config
 export BOOT_TIMEOUT ?= 3600
 export IDLE_TIMEOUT ?= 1800
+else ifeq ($(KCONFIG),upstream)
+# KCONFIG=upstream: the kernels of make upstream-selftests, with what the
+# tree's selftests ask for (ci/upstream.config), built apart.
+KOBJ := $(B)/kernel-upstream
+TESTS_O := $(B)/tests-upstream
+CI_O := $(B)/ci-upstream
+FRAGMENT += ci/upstream.config
 else ifneq ($(KCONFIG),)
-$(error KCONFIG=$(KCONFIG): the only other kernel config is KCONFIG=debug)
+$(error KCONFIG=$(KCONFIG): the other kernel configs are KCONFIG=debug and KCONFIG=upstream)
 endif
 
 # STEPS=1 (tools/step.sh sets it): the worktree where bisect,
@@ -159,14 +166,17 @@ ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/
 parity-table: ## README's parity table (container_tools) from make ci's and make ci-base's results
 	tools/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md README.md tests/fixtures/parity
 
-# The kernel tree's own selftests on the kernels that ci and ci-base built,
-# from the tree's main branch; results in build/upstream/{base,tip}/. The
-# tree's test_progs is make tree-test-progs' build, in $(TREE_TP_O).
+# The kernel tree's own selftests, from the tree's main branch, on the
+# kernels at base and at the tip, both built with what the selftests ask
+# for (KCONFIG=upstream: ci/upstream.config), apart from make ci's;
+# results in build/upstream/{base,tip}/, the tree's test_progs built
+# against the tip's vmlinux in build/upstream/tree-test-progs.
 UPSTREAM_O := $(B)/upstream
 
 upstream-selftests: ## the tree's own BPF selftests (test_verifier, test_maps, all of test_progs) on base and on the tip, side by side
-	tools/upstream-selftests.sh $(KSRC) main $(KOBJ) $(BASE_SRC) $(BASE_OBJ) \
-		$(UPSTREAM_O) $(TREE_TP_O)
+	$(MAKE) --no-print-directory kernel kernel-base KCONFIG=upstream
+	tools/upstream-selftests.sh $(KSRC) main $(B)/kernel-upstream $(BASE_SRC) \
+		$(B)/base/kernel-upstream $(UPSTREAM_O) $(UPSTREAM_O)/tree-test-progs
 
 selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
 	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
