@@ -157,14 +157,14 @@ ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/
 		BZIMAGE=$(BASE_OBJ)/arch/x86/boot/bzImage SERIAL_LOG=$(BASE_CI)/serial.log
 	tools/expect.sh $(BASE_CI)/results.ktap ci/base.expect
 
-# README.md's parity table of the container case (container_tools, issue
-# 21), from the results of make ci and make ci-base: build/parity.md, the
-# block between README's parity-table markers, and the results it was made
-# from, cut to container_tools, in tests/fixtures/parity/ (tests/run.sh
-# checks README's block against them).
+# docs/container.md's parity table of the container case (container_tools,
+# issue 21), from the results of make ci and make ci-base: build/parity.md,
+# the block between the document's parity-table markers, and the results it
+# was made from, cut to container_tools, in tests/fixtures/parity/
+# (tests/run.sh checks the block against them).
 .PHONY: parity-table
-parity-table: ## README's parity table (container_tools) from make ci's and make ci-base's results
-	tools/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md README.md tests/fixtures/parity
+parity-table: ## docs/container.md's parity table (container_tools) from make ci's and make ci-base's results
+	tools/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity
 
 # The kernel tree's own selftests, from the tree's main branch, on the
 # kernels at base and at the tip, both built with what the selftests ask

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# README.md's parity table is what tools/parity-table.sh makes of the
+# docs/container.md's parity table is what tools/parity-table.sh makes of the
 # results it was made from (tests/fixtures/parity/, written with the table
 # by make parity-table): a table edited by hand, or fixtures changed
 # without the table, fail here. And the generator refuses results without
@@ -30,12 +30,13 @@ check() {
 	fi
 }
 
-# the README's block, between its markers
-sed -n '/^<!-- parity-table begin -->$/,/^<!-- parity-table end -->$/p' "$top/README.md" |
+# the document's block, between its markers
+doc=docs/container.md
+sed -n '/^<!-- parity-table begin -->$/,/^<!-- parity-table end -->$/p' "$top/$doc" |
 	sed '1d;$d' > "$tmp/readme"
 status=0
 [ -s "$tmp/readme" ] || status=1
-check "README.md has a parity-table block" $status
+check "$doc has a parity-table block" $status
 
 status=0
 "$gen" table "$fix/tip.json" "$fix/base.json" "$fix/run.json" > "$tmp/table" || status=1
@@ -43,7 +44,7 @@ check "the table of the fixtures is made" $status
 
 status=0
 diff -u "$tmp/table" "$tmp/readme" || status=1
-check "README.md's block is the table of tests/fixtures/parity (make parity-table)" $status
+check "$doc's block is the table of tests/fixtures/parity (make parity-table)" $status
 
 # results without container_tools/parity: refused, not an empty table
 echo '{"verdict": "PASS", "reason": "", "tests": []}' > "$tmp/empty.json"

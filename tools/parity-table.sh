@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# parity-table: README.md's parity table of the container case (issue 21),
+# parity-table: docs/container.md's parity table of the container case (issue 21),
 # made from what container_tools recorded in a tip run (make ci) and a
 # stock run (make ci-base): one row per step of its script, the columns
 # "stock, root", "stock, rootless container", "tip, rootless container,
@@ -9,10 +9,11 @@
 #
 # usage: parity-table.sh table TIP.json BASE.json RUN.json
 #          the table (Markdown, stdout) of two results.json files
-#        parity-table.sh update TIP_CI BASE_CI OUT.md README FIXTURES
+#        parity-table.sh update TIP_CI BASE_CI OUT.md DOC FIXTURES
 #          from TIP_CI/results.json and BASE_CI/results.json: write
 #          FIXTURES/{tip,base,run}.json, the table into OUT.md, and the
-#          table into README between its markers (make parity-table)
+#          table into DOC (docs/container.md) between its markers
+#          (make parity-table)
 #
 # Input: verdict --json's results.json (schema: ci/verdict.c, write_json).
 # In it, test container_tools's subtest "parity" has the records as
@@ -27,7 +28,7 @@
 # RUN.json: {"date": TEXT, "machine": TEXT}, where and when the runs were
 # made, written by update (results.json does not say).
 # The fixtures are the results.json files cut to container_tools and its
-# parity subtest; tests/parity-table.sh checks that README's block is what
+# parity subtest; tests/parity-table.sh checks that the document's block is what
 # "table" makes of them.
 set -eu
 STAGE=parity-table
@@ -162,7 +163,7 @@ run_json() {
 		"$date" "$(uname -m), ${cpu:-unknown CPU}, $(nproc) CPUs, QEMU ${accel:-(accelerator unknown)}"
 }
 
-# replace_block README TABLE.md: README with TABLE.md between the markers
+# replace_block DOC TABLE.md: DOC with TABLE.md between the markers
 replace_block() {
 	n_begin=$(grep -c -x -F "$BEGIN" "$1" || true)
 	n_end=$(grep -c -x -F "$END" "$1" || true)
@@ -181,8 +182,8 @@ table)
 	table "$@"
 	;;
 update)
-	[ $# = 6 ] || die "usage: $0 update TIP_CI BASE_CI OUT.md README FIXTURES"
-	tip=$2 base=$3 out=$4 readme=$5 fix=$6
+	[ $# = 6 ] || die "usage: $0 update TIP_CI BASE_CI OUT.md DOC FIXTURES"
+	tip=$2 base=$3 out=$4 doc=$5 fix=$6
 	for f in "$tip/results.json" "$base/results.json"; do
 		[ -f "$f" ] || die "$f is missing: run make ci and make ci-base first"
 	done
@@ -192,10 +193,10 @@ update)
 	run_json "$tip" > "$fix/run.json.tmp"
 	table "$fix/tip.json.tmp" "$fix/base.json.tmp" "$fix/run.json.tmp" > "$out"
 	for f in tip base run; do mv "$fix/$f.json.tmp" "$fix/$f.json"; done
-	replace_block "$readme" "$out"
-	note "wrote $out, its table into $readme, and its inputs into $fix/"
+	replace_block "$doc" "$out"
+	note "wrote $out, its table into $doc, and its inputs into $fix/"
 	;;
 *)
-	die "usage: $0 table TIP.json BASE.json RUN.json | update TIP_CI BASE_CI OUT.md README FIXTURES"
+	die "usage: $0 table TIP.json BASE.json RUN.json | update TIP_CI BASE_CI OUT.md DOC FIXTURES"
 	;;
 esac
