@@ -10,9 +10,8 @@
 # Needs build/linux imported; builds and boots nothing.
 set -eu
 STAGE=tests/bisect-interrupted.sh
-top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
+. "$(dirname "$0")/../tools/lib.sh"
 
 tree=$top/build/linux
 steps=$top/build/steps/linux

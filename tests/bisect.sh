@@ -28,9 +28,8 @@
 # ends, no throw-away branch is left (tests/bisect-interrupted.sh checks).
 set -eu
 STAGE=tests/bisect.sh
-top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
+. "$(dirname "$0")/../tools/lib.sh"
 
 tree=$top/build/linux
 branch=bisect-proof

@@ -6,7 +6,8 @@
 # that matches nothing fails.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/../tools/lib.sh"
 dir=$top/tests/expect
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

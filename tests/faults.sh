@@ -10,9 +10,8 @@
 # Each fault's serial log and verdict output are kept in OUTDIR/NAME/.
 set -eu
 STAGE=check-faults
-top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
+. "$(dirname "$0")/../tools/lib.sh"
 
 [ $# -eq 4 ] || die "usage: tests/faults.sh BZIMAGE INITRAMFS VERDICT OUTDIR"
 bz=$1

@@ -7,7 +7,8 @@
 # round trip.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/../tools/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0

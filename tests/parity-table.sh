@@ -8,9 +8,8 @@
 # parity records rather than making a table of nothing.
 set -eu
 STAGE=tests/parity-table.sh
-top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
+. "$(dirname "$0")/../tools/lib.sh"
 
 gen=$top/tools/parity-table.sh
 fix=$top/tests/fixtures/parity

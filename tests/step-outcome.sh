@@ -10,14 +10,13 @@
 #   no_subtest.log  TEST=smoke/nosuch: no such subtest (untestable)
 #   boot_panic.log  the guest panicked before the init ran (untestable)
 #   pass.log        TEST=smoke/unpriv_refused_hash on the tip
-# usage: step-outcome.sh [VERDICT]	(default: build/ci/verdict, which
+# usage: step-outcome.sh [VERDICT]	(default: build/tools/verdict, which
 #	tests/verdict.sh builds)
 set -eu
 STAGE=tests/step-outcome.sh
-top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
-verdict=${1:-$top/build/ci/verdict}
+. "$(dirname "$0")/../tools/lib.sh"
+verdict=${1:-$top/build/tools/verdict}
 fixtures=$top/tests/fixtures/step
 [ -x "$verdict" ] || die "no verdict binary at $verdict; tests/verdict.sh builds it"
 

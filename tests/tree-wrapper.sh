@@ -8,9 +8,8 @@
 # matched nothing exits 0 too, as does a test that skipped.
 set -eu
 STAGE=tests/tree-wrapper.sh
-top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
+. "$(dirname "$0")/../tools/lib.sh"
 
 tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'

@@ -40,7 +40,6 @@ STAGE=bench
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
-top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
 test=smoke/root_creates_array
 file=kernel/bpf/syscall.c

@@ -17,13 +17,10 @@ STAGE=bisect
 if [ $# -ne 5 ] || [ -z "$3" ] || [ -z "$4" ]; then
 	die "usage: make bisect GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]]"
 fi
-case ${TRIES:-1} in
-'' | *[!0-9]* | 0*) die "TRIES=$TRIES is not a count of tries (1 or more)" ;;
-esac
+is_count "${TRIES:-1}" || die "TRIES=$TRIES is not a count of tries (1 or more)"
 tree=$1
 overlay=$2
 test=$5
-top=$(cd "$(dirname "$0")/.." && pwd)
 
 good=$(resolve_rev "$tree" "$overlay" "$3") ||
 	die "GOOD=$3 is neither a commit of $tree nor a patch of $overlay/series"

@@ -13,7 +13,6 @@ STAGE=fuzz
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: fuzz.sh OUT}
 seconds=${FUZZ_SECONDS:-60}
 case $seconds in

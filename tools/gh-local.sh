@@ -22,7 +22,6 @@ STAGE=gh-local
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: gh-local.sh DIR"
-top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 dir=$(cd "$1" && pwd)
 workflow=$top/.github/workflows/ci.yml

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # Shared helpers for the stage scripts. Source it; set STAGE first.
+# Every script that sources it lives one directory below the top of the
+# repository (tools/, tests/, ci/): $top is that top, as an absolute path.
+
+# shellcheck disable=SC2034 # used by the scripts that source this file
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 die() {
 	printf '%s: %s\n' "${STAGE:-ci}" "$*" >&2
@@ -100,6 +105,13 @@ is_worktree() {
 	*) return 1 ;;
 	esac
 	[ "$(cat "$gd/gitdir" 2> /dev/null)" = "$(realpath "$2")/.git" ]
+}
+
+# Whether $1 is a count of tries (TRIES): 1 or more, digits only.
+is_count() {
+	case $1 in
+	'' | *[!0-9]* | 0*) return 1 ;;
+	esac
 }
 
 # Stop unless scratch tree $1 has no uncommitted changes to tracked files.

@@ -44,7 +44,6 @@ STAGE=mutate
 [ $# -ge 1 ] || die "usage: mutate.sh TREE [PREFIX...]"
 tree=$1
 shift
-top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/mutants
 out=$top/build/mutate
 

@@ -14,7 +14,6 @@ STAGE=range-diff
 
 tree=$1
 old=$2
-top=$(cd "$(dirname "$0")/.." && pwd)
 
 [ -n "$old" ] || die "usage: make range-diff OLD=<revision of this repository>"
 git -C "$top" rev-parse -q --verify "$old^{commit}" > /dev/null ||

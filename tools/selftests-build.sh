@@ -25,7 +25,6 @@ STAGE="selftests-build"
 tree=$1
 skels=$(realpath "$2" 2> /dev/null) || die "$2 is missing; run make guest-tests first"
 out=$3
-top=$(cd "$(dirname "$0")/.." && pwd)
 tests=$(sed 's/#.*//' "$top/initramfs/kernel-tests")
 rm -rf "$out"
 mkdir -p "$out"

@@ -16,7 +16,6 @@ STAGE=series-check
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
-top=$(cd "$(dirname "$0")/.." && pwd)
 # make series-check KCONFIG=debug: the debug kernel, results apart
 out=$top/build/series-check${KCONFIG:+-$KCONFIG}
 

@@ -25,10 +25,9 @@
 # usage: step.sh OUTDIR [TEST[/SUBTEST]]
 set -u
 
-top=$(cd "$(dirname "$0")/.." && pwd)
 STAGE=step
 # shellcheck source=tools/lib.sh
-. "$top/tools/lib.sh"
+. "$(dirname "$0")/../tools/lib.sh"
 out=$1
 test=${2:-}
 mkdir -p "$out"
@@ -66,13 +65,11 @@ if [ -n "$test" ] && ! grep -qx "${test%%/*}" "$tests_o/order"; then
 fi
 
 tries=${TRIES:-1}
-case $tries in
-'' | *[!0-9]* | 0*)
+if ! is_count "$tries"; then
 	# 255 stops git bisect run: a bad TRIES must not make commits bad
 	echo "TRIES=$tries is not a count of tries" >&2
 	exit 255
-	;;
-esac
+fi
 try=1
 reached=
 while :; do

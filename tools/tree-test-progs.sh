@@ -27,7 +27,6 @@ tree=$1
 rev=$2
 vmlinux=$(realpath "$3" 2> /dev/null) || die "$3 is missing; run make kernel first"
 out=$4
-top=$(cd "$(dirname "$0")/.." && pwd)
 command -v busybox > /dev/null ||
 	die "busybox is missing; run make deps (as root) to install it"
 "$top/tools/tree-test-progs-build.sh" "$tree" "$rev" "$vmlinux" "$out"
