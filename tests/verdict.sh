@@ -1,22 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build ci/verdict.c and run it on every recorded log in ci/fixtures/.
+# Build ci/verdict.c (make's rule for build/tools/verdict, the one the
+# pipeline runs) and run it on every recorded log in ci/fixtures/.
 # NAME.expect is golden: its first line is the expected exit code, the rest
 # is the whole expected stdout, compared with diff -u.
 #
-# Usage: tests/verdict.sh [BINARY]	(default: build/ci/verdict)
+# Usage: tests/verdict.sh [BINARY]	(default: build/tools/verdict, built
+#	by make; a BINARY given is tested as it is)
 # With VERDICT_BLESS=1 it rewrites every NAME.expect from the binary's
 # output instead: review the diff before committing it.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/ci/verdict}
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/../tools/lib.sh"
+bin=${1:-$top/build/tools/verdict}
 fixtures=$top/ci/fixtures
 splats=$top/ci/splats
 
-mkdir -p "$(dirname "$bin")"
-cc -O2 -Wall -Wextra -Werror -o "$bin" "$top/ci/verdict.c"
+[ $# -ge 1 ] || make -C "$top" --no-print-directory -s build/tools/verdict
 case $bin in
 /*) ;;
 *) bin=$PWD/$bin ;;
