@@ -41,6 +41,12 @@
  * reports; the first report fails the run with the name of its rule, and
  * a panic outranks the others.
  *
+ * The runner's own line: a test binary run with a subtest filter that
+ * matches none of its subtests says "# no subtest named 'NAME'"
+ * (initramfs/runner/test_progs.c); results.json gives that test
+ * "no_such_subtest": "NAME", so that no reader of results.json has to
+ * match the runner's wording.
+ *
  * The harness's own lines: ci/boot.sh ends the log with a line starting
  * "ci-boot: " when it killed QEMU ("ci-boot: timeout: ...", a hang) or
  * QEMU failed ("boot failed"); either fails the run.
@@ -70,6 +76,7 @@
 #define SPLATS_FILE	"ci/splats"
 #define BOOT_PREFIX	"ci-boot: "	/* lines ci/boot.sh adds to the log */
 #define BOOT_TIMEOUT	"ci-boot: timeout"
+#define NO_SUBTEST	"# no subtest named '"	/* the runner's, on a filter */
 
 enum status { ST_NONE, ST_OK, ST_FAIL, ST_SKIP };
 enum kind { K_LOG, K_VERSION, K_PLAN, K_RESULT, K_SUBTEST, K_DIAG };
@@ -1291,6 +1298,28 @@ static void json_counts(FILE *f, struct counts c)
 		c.pass, c.fail, c.skip);
 }
 
+/* The NAME of the runner's "# no subtest named 'NAME'" line of @n, if any */
+static void json_no_such_subtest(FILE *f, const struct node *n)
+{
+	size_t i, len = strlen(NO_SUBTEST), end;
+	char *name;
+
+	for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++) {
+		if (strncmp(n->diag[i], NO_SUBTEST, len))
+			continue;
+		end = strlen(n->diag[i]);
+		if (end <= len || n->diag[i][end - 1] != '\'')
+			continue;
+		name = strndup(n->diag[i] + len, end - len - 1);
+		if (!name)
+			return;
+		fputs(", \"no_such_subtest\": ", f);
+		json_puts(f, name);
+		free(name);
+		return;
+	}
+}
+
 /* One test and its subtests; result as in the summary's tree */
 static void json_node(FILE *f, const struct node *n, int depth)
 {
@@ -1307,6 +1336,7 @@ static void json_node(FILE *f, const struct node *n, int depth)
 		fputs(", \"skip_reason\": ", f);
 		json_puts(f, n->skip);
 	}
+	json_no_such_subtest(f, n);
 	if (n->ndiag) {
 		fputs(", \"diagnostics\": [", f);
 		for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++) {
@@ -1329,16 +1359,38 @@ static void json_node(FILE *f, const struct node *n, int depth)
 }
 
 /*
- * The results as JSON: verdict ("PASS" or "FAIL"), reason (empty on a
- * pass), counts (as the summary's last line), planned (the top-level
- * plan, -1 if none) and tests (each with name, result "pass", "fail" or
- * "skip", and where they apply no_result_line, skip_reason, diagnostics,
- * counts and subtests).
+ * Why the run failed, one word per category of verdict(): the cause of
+ * results.json. "kernel-report" comes with the splats rule that named it.
+ */
+static const char *cause_name(const struct state *st, int cat)
+{
+	static const char *const names[] = {
+		NULL, "kernel-report", "kernel-report", "hang", "no-ktap",
+		"missing-plan", "truncated", "malformed", "tests-failed",
+	};
+
+	if (cat == 3 && strncmp(st->ctx[CTX_HANG].line[0], BOOT_TIMEOUT,
+				strlen(BOOT_TIMEOUT)))
+		return "boot-failed";
+	return cat > 0 && cat < (int)ARRAY_SIZE(names) ? names[cat] : NULL;
+}
+
+/*
+ * The results as JSON (docs/contracts.md): verdict ("PASS" or "FAIL"),
+ * reason (empty on a pass), cause (null on a pass, else "kernel-report",
+ * "hang", "boot-failed", "no-ktap", "missing-plan", "truncated",
+ * "malformed" or "tests-failed"), report (the splats rule of a
+ * kernel-report, e.g. "panic" or "BUG"; else null), counts (as the
+ * summary's last line), planned (the top-level plan, -1 if none) and
+ * tests (each with name, result "pass", "fail" or "skip", and where they
+ * apply no_result_line, skip_reason, no_such_subtest, diagnostics, counts
+ * and subtests).
  */
 static int write_json(const struct state *st, const char *file, int cat,
 		      const char *reason)
 {
 	FILE *f = fopen(file, "w");
+	const char *cause = cause_name(st, cat);
 	size_t i;
 	int err;
 
@@ -1346,6 +1398,16 @@ static int write_json(const struct state *st, const char *file, int cat,
 		return -errno;
 	fprintf(f, "{\"verdict\": \"%s\", \"reason\": ", cat ? "FAIL" : "PASS");
 	json_puts(f, reason);
+	fputs(", \"cause\": ", f);
+	if (cause)
+		fprintf(f, "\"%s\"", cause);
+	else
+		fputs("null", f);
+	fputs(", \"report\": ", f);
+	if (cat == 1 || cat == 2)
+		json_puts(f, st->splat[cat - 1]);
+	else
+		fputs("null", f);
 	fputs(", \"counts\": ", f);
 	json_counts(f, run_counts(st, cat));
 	fprintf(f, ", \"planned\": %ld, \"tests\": [\n", st->root.plan);

@@ -166,6 +166,31 @@ for f in indent_2_spaces tap14_subtests printk_kunit; do
 done
 report "ktap+junit output: indent_tabs_fail" "$(check_outputs indent_tabs_fail 1)"
 
+# results.json's typed cause and report (docs/contracts.md), which make
+# verdict's decode trigger and tools/results.py read instead of the reason
+# check_cause LOG CAUSE REPORT [NO_SUCH_SUBTEST]
+check_cause() {
+	"$bin" --splats "$splats" --json "$tmp/c.json" "$1" >/dev/null 2>&1 || true
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+want = [None if w == "-" else w for w in sys.argv[2:5]]
+got = [d["cause"], d["report"],
+       next((t["no_such_subtest"] for t in d["tests"] if "no_such_subtest" in t), None)]
+if got != want:
+    print("cause, report, no_such_subtest: %s, expected %s" % (got, want))' \
+		"$tmp/c.json" "$2" "$3" "${4:--}" 2>&1
+}
+for c in "pass - -" "panic kernel-report panic" "oops kernel-report BUG" \
+	"fault_hang hang -" "fault_qemu boot-failed -" "empty no-ktap -" \
+	"missing_plan missing-plan -" "truncated truncated -" \
+	"bad_numbering malformed -" "failed_subtest tests-failed -"; do
+	# shellcheck disable=SC2086 # fixture, cause, report
+	set -- $c
+	report "json cause: $1" "$(check_cause "$fixtures/$1.log" "$2" "$3")"
+done
+report "json no_such_subtest" "$(check_cause "$top/tests/fixtures/step/no_subtest.log" \
+	tests-failed - nosuch)"
+
 rc=0
 "$bin" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] && problem= || problem="exit code $rc, expected 2"
