@@ -17,8 +17,6 @@
 # the tip that does not fail on base, or is flaky on the tip only.
 #
 # usage: upstream-selftests.sh KSRC REV TIP_KOBJ BASE_KSRC BASE_KOBJ OUT TP_OUT
-#        upstream-selftests.sh parse LOG NAMES
-#        upstream-selftests.sh tp LOG
 # env:   BOOT_TIMEOUT (default 3600), ACCEL, as for ci/boot.sh;
 #        TP_TIMEOUT (seconds per test_progs test, default 600:
 #        verif_scale_pyperf600 took 219 s under TCG); REPEAT
@@ -29,9 +27,9 @@
 # arch/x86/boot/bzImage, vmlinux and .config. The tip's vmlinux gives
 # test_progs its types, its .config is the guest's /boot/config (libbpf's
 # __kconfig). bpf_testmod is compiled in KSRC's and BASE_KSRC's work
-# trees, whose headers must be those the kernels were built from. "parse" reads a console log of upstream-init (NAMES: the
-# build's test_verifier.names) and writes its results.tsv on stdout; "tp"
-# writes the test_progs.tsv of a console log on stdout.
+# trees, whose headers must be those the kernels were built from. The
+# console logs are read, and every file below written from them, by
+# tools/upstream_results.py (tests/upstream-results.sh tests it).
 #
 # Files in OUT (all TSV files without a header line):
 #   src/ obj/ initramfs.cpio  REV's tools/, the build, the initramfs
@@ -60,14 +58,20 @@
 #                             on both), flaky-base (on base only) or
 #                             flaky-tip (on the tip only). regression and
 #                             flaky-tip fail the run.
-#   base-failures.tsv         the tests failing on base, NAME<TAB>CAUSE:
+#   base-failures.tsv         the test_progs tests failing on base,
+#                             NAME<TAB>CAUSE<TAB>LINE: CAUSE by the first
+#                             rule of ci/upstream.causes that matches
+#                             their output ("unclassified": none), LINE
 #                             the first error line of their output
-#   summary.tsv               KEY<TAB>VALUE: figures of the run (tests run,
-#                             passed, failed and skipped on each kernel,
-#                             coverage, seconds)
+#   summary.tsv               KEY<TAB>VALUE: figures of the run:
+#                             {base,tip}_test_progs_{run,pass,fail,skip,
+#                             seconds}, coverage_percent (base's passes
+#                             in percent of the tests run),
+#                             base_fail_cause:CAUSE (failures on base of
+#                             that cause), seconds (the whole run)
 #
 # Names: "boot" (the guest ran every test binary and powered off),
-# "kernel-log" (no WARNING, BUG, Oops or panic in the kernel log), each test
+# "kernel-log" (no report of ci/splats in the kernel log), each test
 # binary (fails if it exited non-zero or did not finish) and its tests:
 # "test_verifier/#12/p DESCRIPTION" (test 12, run with capabilities; /u:
 # without), "test_maps/hashmap", "test_maps/hashmap:no_prealloc";
@@ -82,276 +86,15 @@ STAGE=upstream-selftests
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# What counts as a kernel error in the kernel log.
-SPLAT='WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace:'
-
-# The result of one test_progs run, from its ust-tp-end line's fields
-TP_RESULT='
-function tpresult(status, p, sp, s, f) {
-	if (status != 0 || p == "-" || f != 0 || p != 1)
-		return "fail"
-	return s > 0 ? "skip" : "pass"
-}'
-
-# parse LOG NAMES: results.tsv of one boot on stdout; exit 1 if
-# test_verifier's results do not add up to its own summary.
-parse() {
-	tr -d '\r' < "$1" | awk -v splat="$SPLAT" "$TP_RESULT"'
-	function begin(name) {
-		bin = name; top = ""; summary = 0; rec = ""
-		np = nf = ns = 0
-	}
-	# Result of the test_verifier run that started on the last "#N/x" line
-	function vflush(r) {
-		if (rec == "")
-			return
-		r = fail ? "fail" : skip ? "skip" : ok ? "pass" : "fail"
-		print rec "\t" r
-		if (r == "pass") np++; else if (r == "fail") nf++; else ns++
-		rec = ""
-	}
-	function end(name, status, r) {
-		if (bin == "test_verifier") {
-			vflush()
-			if (!summary)
-				status = "incomplete"
-		}
-		r = status == "0" ? "pass" : "fail"
-		if (r == "pass" && top ~ / # SKIP/)
-			r = "skip"
-		print name "\t" r
-		bin = ""
-	}
-	NR == FNR {
-		i = index($0, "\t")
-		descr[substr($0, 1, i - 1)] = substr($0, i + 1)
-		next
-	}
-	/^ust-begin / { begin($2); next }
-	/^ust-end / { end($2, $3); next }
-	/^ust-skip / { print $2 "\tskip"; next }
-	/^ust-tp-list / { tplist = $2; next }
-	/^ust-testmod / { print "bpf_testmod\t" ($2 == "loaded" ? "pass" : "fail"); next }
-	/^ust-tp-end / && NF == 8 {
-		print "test_progs/" $2 "\t" tpresult($3, $5, $6, $7, $8)
-		ntp++
-		next
-	}
-	$0 == "ust-dmesg-begin" { dmesg = 1; next }
-	$0 == "ust-dmesg-end" {
-		dmesg = 0; logged = 1
-		print "kernel-log\t" (splatted ? "fail" : "pass")
-		next
-	}
-	$0 == "ust-done" { done = 1; next }
-	dmesg || /^Kernel panic/ {
-		if ($0 ~ splat)
-			splatted = 1
-		next
-	}
-	bin == "test_verifier" && /^#[0-9]+\/[up] / {
-		vflush()
-		n = substr($1, 2); sub(/\/.*/, "", n)
-		rec = "test_verifier/" $1 " " descr[n]
-		fail = skip = ok = 0
-		# what follows the description, which may hold any word
-		prefix = $1 " " descr[n] " "
-		if (substr($0, 1, length(prefix)) == prefix)
-			$0 = substr($0, length(prefix) + 1)
-	}
-	bin == "test_verifier" && /^Summary: / {
-		vflush()
-		summary = 1
-		if ($2 != np || $4 != ns || $6 != nf) {
-			printf "test_verifier says %d passed, %d skipped, %d failed; the log gives %d, %d, %d\n", \
-				$2, $4, $6, np, ns, nf > "/dev/stderr"
-			mismatch = 1
-		}
-		next
-	}
-	# A test_verifier result can come after lines of its own (map or BTF
-	# creation messages) and a failure after lines of verifier log.
-	bin == "test_verifier" && rec != "" {
-		if (/FAIL/)
-			fail = 1
-		if (/(^| )SKIP( \(.*\))?$/)
-			skip = 1
-		if (/(^| )OK( \(NOTE: .*\))?$/)
-			ok = 1
-		next
-	}
-	bin != "" && /^    (not )?ok [0-9]+ / {
-		r = /^    not ok/ ? "fail" : / # SKIP/ ? "skip" : "pass"
-		name = $0
-		sub(/^    (not )?ok [0-9]+ /, "", name)
-		sub(/ # .*/, "", name)
-		print bin "/" name "\t" r
-		next
-	}
-	bin != "" && /^(not )?ok [0-9]+ / { top = $0; next }
-	END {
-		if (bin != "")
-			end(bin, "incomplete")
-		if (!logged)
-			print "kernel-log\t" (splatted ? "fail" : "-")
-		print "test_progs\t" (tplist != "" && tplist != "-" && ntp == tplist ? "pass" : "fail")
-		print "boot\t" (done ? "pass" : "fail")
-		exit mismatch
-	}' "$2" -
-}
-
-# tp LOG: test_progs.tsv of one boot's log on stdout, a line per
-# ust-tp-end line.
-tp() {
-	tr -d '\r' < "$1" | awk "$TP_RESULT"'
-	/^ust-tp-end / && NF == 8 {
-		print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 "\t" tpresult($3, $5, $6, $7, $8)
-	}'
-}
-
-# rerun_list COMPARE_TSV: the test_progs tests whose results differ
-rerun_list() {
-	awk -F '\t' '$1 ~ /^test_progs\// && $2 != $3 { print substr($1, 12) }' "$1"
-}
-
-# verdicts: rerun.tsv on stdout from lines "base|tip<TAB>test_progs.tsv
-# line" on stdin, of the tests of rerun.list (first argument)
-verdicts() {
-	awk -F '\t' '
-	function mixed(k, n) {
-		n = (c[k, "pass"] > 0) + (c[k, "fail"] > 0) + (c[k, "skip"] > 0)
-		return n > 1
-	}
-	function only(k, r) {
-		return c[k, r] > 0 && c[k, r] == c[k, "pass"] + c[k, "fail"] + c[k, "skip"]
-	}
-	FILENAME == ARGV[1] { want[$1] = 1; order[++n] = $1; next }
-	$2 in want { c[$1 SUBSEP $2, $9]++ }
-	END {
-		for (i = 1; i <= n; i++) {
-			t = order[i]; b = "base" SUBSEP t; p = "tip" SUBSEP t
-			bm = mixed(b); tm = mixed(p)
-			if (bm && tm)
-				v = "flaky"
-			else if (tm)
-				v = "flaky-tip"
-			else if (bm)
-				v = only(p, "fail") && c[b, "fail"] == 0 ? "regression" : "flaky-base"
-			else if (only(p, "fail") && !only(b, "fail"))
-				v = "regression"
-			else if (only(b, "fail") && !only(p, "fail"))
-				v = "fixed"
-			else if ((only(b, "pass") && only(p, "pass")) || (only(b, "skip") && only(p, "skip")) || (only(b, "fail") && only(p, "fail")))
-				v = "agree"
-			else
-				v = "differs"
-			printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", t, \
-				c[b, "pass"], c[b, "fail"], c[b, "skip"], \
-				c[p, "pass"], c[p, "fail"], c[p, "skip"], v
-		}
-	}' "$1" -
-}
-
-# compare BASE_TSV TIP_TSV: NAME<TAB>BASE<TAB>TIP, base's order first.
-compare() {
-	awk -F '\t' '
-	NR == FNR { base[$1] = $2; order[++n] = $1; next }
-	{ tip[$1] = $2; if (!($1 in base)) order[++n] = $1 }
-	END {
-		for (i = 1; i <= n; i++) {
-			k = order[i]
-			print k "\t" (k in base ? base[k] : "-") "\t" (k in tip ? tip[k] : "-")
-		}
-	}' "$1" "$2"
-}
-
-# report COMPARE_TSV RERUN_TSV: the lists side by side, test_verifier's and
-# test_progs' tests that pass or skip alike on both counted rather than
-# listed; the regressions. A test_progs test of RERUN_TSV is judged by its
-# verdict there (its counts printed), not by its first runs.
-report() {
-	awk -F '\t' '
-	function count(bin, side, r) { tot[bin "," side "," r]++ }
-	function totals(bin) {
-		printf "  %s tests: base %d pass, %d fail, %d skip; tip %d pass, %d fail, %d skip\n", bin, \
-			tot[bin ",base,pass"], tot[bin ",base,fail"], tot[bin ",base,skip"], \
-			tot[bin ",tip,pass"], tot[bin ",tip,fail"], tot[bin ",tip,skip"]
-	}
-	FILENAME == ARGV[1] { verdict[$1] = $8; counts[$1] = sprintf("base %d pass %d fail %d skip, tip %d pass %d fail %d skip", $2, $3, $4, $5, $6, $7); next }
-	{
-		bin = $1; sub(/\/.*/, "", bin)
-		quiet = (bin == "test_verifier" || bin == "test_progs") && $1 != bin && $2 == $3 && $2 != "fail"
-		if ((bin == "test_verifier" || bin == "test_progs") && $1 != bin) {
-			count(bin, "base", $2); count(bin, "tip", $3)
-		}
-		t = substr($1, 12)
-		if (bin == "test_progs" && t in verdict) {
-			printf "  %-5s %-5s %s: %s, %s\n", $2, $3, $1, verdict[t], counts[t]
-			if (verdict[t] == "regression" || verdict[t] == "flaky-tip")
-				reg[++nreg] = $1 " (" verdict[t] ", " counts[t] ")"
-			if (verdict[t] ~ /^flaky/)
-				flaky[++nflaky] = $1 " (" verdict[t] ", " counts[t] ")"
-			next
-		}
-		if (!quiet)
-			printf "  %-5s %-5s %s\n", $2, $3, $1
-		if ($3 == "fail" && $2 != "fail")
-			reg[++nreg] = $1
-	}
-	END {
-		totals("test_verifier")
-		totals("test_progs")
-		for (i = 1; i <= nflaky; i++)
-			printf "flaky: %s\n", flaky[i]
-		for (i = 1; i <= nreg; i++)
-			printf "regression: %s\n", reg[i]
-		exit nreg > 0
-	}' "$2" "$1"
-}
-
-# base_failures LOG TP_TSV: NAME<TAB>CAUSE for each test_progs test that
-# fails in TP_TSV, CAUSE the first line of its output in LOG that says
-# what failed (a FAIL line of test_progs, an error of libbpf), else its
-# exit status.
-base_failures() {
-	tr -d '\r' < "$1" | awk -F '\t' '
-	FILENAME == ARGV[1] { if ($8 == "fail") { failed[$1] = 1; status[$1] = $2 }; next }
-	/^ust-tp-begin / { split($0, w, " "); cur = w[2]; next }
-	/^ust-tp-end / { cur = ""; next }
-	cur in failed && !(cur in cause) && (/:FAIL:/ || /libbpf: .*(fail|error|not found|No such)/ || /(^|[^a-z])(error|ERROR|No such file)/) {
-		line = $0; gsub(/\t/, " ", line); sub(/^ +/, "", line)
-		cause[cur] = line
-	}
-	END {
-		for (t in failed)
-			print t "\t" (t in cause ? cause[t] : "exit status " status[t] ", no error line")
-	}' "$2" - | LC_ALL=C sort
-}
-
-# durations LOG: how long each test binary of a boot ran, from its ust-end
-# lines, e.g. "test_verifier 300 s, test_maps 200 s"
-durations() {
-	tr -d '\r' < "$1" | awk '
-	/^ust-end / && NF >= 4 { printf "%s%s %s s", sep, $2, $4; sep = ", " }
-	/^ust-tp-end / && NF == 8 { tp += $4; n++ }
-	END { if (n) printf "%stest_progs %d tests %d s", sep, n, tp }'
+# The reader of the guest's console and of the files made from it
+results() {
+	python3 "$(dirname "$0")/upstream_results.py" "$@"
 }
 
 # abspath FILE: FILE's absolute path (its directory must exist)
 abspath() {
 	echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 }
-
-if [ "${1:-}" = parse ]; then
-	[ $# -eq 3 ] || die "usage: upstream-selftests.sh parse LOG NAMES"
-	parse "$2" "$3"
-	exit
-fi
-if [ "${1:-}" = tp ]; then
-	[ $# -eq 2 ] || die "usage: upstream-selftests.sh tp LOG"
-	tp "$2"
-	exit
-fi
 
 [ $# -eq 7 ] ||
 	die "usage: upstream-selftests.sh KSRC REV TIP_KOBJ BASE_KSRC BASE_KOBJ OUT TP_OUT"
@@ -452,18 +195,18 @@ for k in base tip; do
 	rm -f "$out/$k/results.tsv" "$out/$k/test_progs.tsv"
 	t0=$(date +%s)
 	boot $k "$out/$k"
-	parse "$out/$k/serial.log" "$out/obj/test_verifier.names" \
-		> "$out/$k/results.tsv.tmp" ||
+	results parse "$out/$k/serial.log" "$out/obj/test_verifier.names" \
+		"$here/ci/splats" > "$out/$k/results.tsv.tmp" ||
 		die "$k: cannot trust the results of $out/$k/serial.log (see above)"
-	tp "$out/$k/serial.log" > "$out/$k/test_progs.tsv"
+	results tp "$out/$k/serial.log" > "$out/$k/test_progs.tsv"
 	mv "$out/$k/results.tsv.tmp" "$out/$k/results.tsv"
-	times="$times, $k boot $(($(date +%s) - t0)) s ($(durations "$out/$k/serial.log"))"
+	times="$times, $k boot $(($(date +%s) - t0)) s ($(results durations "$out/$k/serial.log"))"
 done
 
-compare "$out/base/results.tsv" "$out/tip/results.tsv" > "$out/compare.tsv"
+results compare "$out/base/results.tsv" "$out/tip/results.tsv" > "$out/compare.tsv"
 
 # The test_progs tests whose results differ, again on both kernels
-rerun_list "$out/compare.tsv" > "$out/rerun.list"
+results rerun-list "$out/compare.tsv" > "$out/rerun.list"
 : > "$out/rerun.tsv"
 rerun_boots=
 if [ -s "$out/rerun.list" ]; then
@@ -478,36 +221,26 @@ if [ -s "$out/rerun.list" ]; then
 		cat "$out/$k/initramfs.cpio" "$d/rerun.cpio" > "$d/initramfs.cpio"
 		t0=$(date +%s)
 		boot $k "$d"
-		tp "$d/serial.log" > "$d/test_progs.tsv"
+		results tp "$d/serial.log" > "$d/test_progs.tsv"
 		grep -q '^ust-done' "$d/serial.log" || rerun_boots="$rerun_boots $k"
 		times="$times, $k rerun $(($(date +%s) - t0)) s"
 	done
-	for k in base tip; do
-		sed "s/^/$k	/" "$out/$k/test_progs.tsv" "$out/$k/rerun/test_progs.tsv"
-	done | verdicts "$out/rerun.list" > "$out/rerun.tsv"
+	results verdicts "$out/rerun.list" "$out/base/test_progs.tsv" \
+		"$out/tip/test_progs.tsv" "$out/base/rerun/test_progs.tsv" \
+		"$out/tip/rerun/test_progs.tsv" > "$out/rerun.tsv"
 fi
 
-base_failures "$out/base/serial.log" "$out/base/test_progs.tsv" > "$out/base-failures.tsv"
+results base-failures "$out/base/serial.log" "$out/base/test_progs.tsv" \
+	"$here/ci/upstream.causes" > "$out/base-failures.tsv"
 
 # The figures of the run
-{
-	for k in base tip; do
-		awk -F '\t' -v k="$k" '
-		{ n++; c[$8]++; s += $3 }
-		END {
-			printf "%s_test_progs_run\t%d\n%s_test_progs_pass\t%d\n%s_test_progs_fail\t%d\n%s_test_progs_skip\t%d\n%s_test_progs_seconds\t%d\n", \
-				k, n, k, c["pass"], k, c["fail"], k, c["skip"], k, s
-			if (k == "base")
-				printf "coverage_percent\t%.1f\n", n ? 100 * c["pass"] / n : 0
-		}' "$out/$k/test_progs.tsv"
-	done
-	echo "seconds	$(($(date +%s) - start))"
-} > "$out/summary.tsv"
+results summary "$out/base/test_progs.tsv" "$out/tip/test_progs.tsv" \
+	"$out/base-failures.tsv" "$(($(date +%s) - start))" > "$out/summary.tsv"
 
 echo "upstream-selftests: base $(git -C "$ksrc" rev-parse --short 'base^{commit}'), tip $(git -C "$ksrc" rev-parse --short "$commit") ($rev)"
 echo "  base  tip   name"
 status=0
-report "$out/compare.tsv" "$out/rerun.tsv" || status=$?
+results report "$out/compare.tsv" "$out/rerun.tsv" || status=$?
 cov=$(awk -F '\t' '$1 == "coverage_percent" { print $2 }' "$out/summary.tsv")
 echo "upstream-selftests: $times; every result in $out/compare.tsv; test_progs passes $cov% of its tests on base; the failures on base, with their first error line, in $out/base-failures.tsv"
 for k in $rerun_boots; do

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make upstream-selftests' reader of the guest's console
+# (tools/upstream_results.py) on recorded logs: two boots that differ in a
+# test_progs test and the kernel log, and one that died mid-run, whose
+# results and the reports made from them must be the .expect files beside
+# them in tests/fixtures/upstream/.
+set -eu
+cd "$(dirname "$0")/.."
+f=tests/fixtures/upstream
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+status=0
+
+# check NAME EXPECTED_STATUS COMMAND...: COMMAND's stdout must be
+# $f/NAME.expect and its exit status EXPECTED_STATUS
+check() {
+	name=$1 want=$2
+	shift 2
+	got=0
+	python3 tools/upstream_results.py "$@" > "$out/$name" 2> "$out/$name.err" || got=$?
+	if [ "$got" != "$want" ]; then
+		echo "not ok $name: exit status $got, want $want"
+		cat "$out/$name.err"
+		status=1
+	elif ! diff -u "$f/$name.expect" "$out/$name"; then
+		echo "not ok $name: output differs from $f/$name.expect"
+		status=1
+	else
+		echo "ok $name"
+	fi
+}
+
+check base.results 0 parse "$f/base.log" "$f/test_verifier.names" ci/splats
+check tip.results 0 parse "$f/tip.log" "$f/test_verifier.names" ci/splats
+check truncated.results 1 parse "$f/truncated.log" "$f/test_verifier.names" ci/splats
+check base.tp 0 tp "$f/base.log"
+check compare 0 compare "$f/base.results.expect" "$f/tip.results.expect"
+check rerun 0 verdicts "$f/rerun.list" "$f/base.tp" "$f/tip.tp" \
+	"$f/base-rerun.tp" "$f/tip-rerun.tp"
+check report 1 report "$f/compare.expect" "$f/rerun-beta.tsv"
+check base-failures 0 base-failures "$f/base.log" "$f/base.tp.expect" ci/upstream.causes
+check summary 0 summary "$f/base.tp.expect" "$f/base.tp.expect" \
+	"$f/base-failures.expect" 42
+exit $status

@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The results of make upstream-selftests, from the guest's console.
+
+tools/upstream-selftests.sh builds, boots and calls this module for every
+file it writes from a console log; the file formats are described there.
+Each subcommand reads its arguments' files and writes one file on stdout:
+
+  parse LOG NAMES SPLATS      results.tsv of one boot (NAMES: the build's
+                              test_verifier.names; SPLATS: ci/splats);
+                              exit 1 if test_verifier's results do not add
+                              up to its own summary
+  tp LOG                      test_progs.tsv of one boot
+  compare BASE_TSV TIP_TSV    compare.tsv
+  rerun-list COMPARE_TSV      rerun.list
+  verdicts RERUN_LIST BASE_TP TIP_TP BASE_RERUN_TP TIP_RERUN_TP
+                              rerun.tsv
+  report COMPARE_TSV RERUN_TSV
+                              the lists side by side; exit 1 on a
+                              regression or a test flaky on the tip only
+  base-failures LOG TP_TSV CAUSES
+                              base-failures.tsv (CAUSES: ci/upstream.causes)
+  summary BASE_TP TIP_TP BASE_FAILURES SECONDS
+                              summary.tsv
+  durations LOG               how long each test binary of a boot ran
+
+The console log is upstream-init's (initramfs/upstream-init gives its
+markers); carriage returns are dropped.
+"""
+
+import collections
+import re
+import sys
+
+RESULTS = ("pass", "fail", "skip")
+
+
+def read_log(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [line.rstrip("\n").replace("\r", "") for line in f]
+
+
+def read_tsv(path):
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+
+
+class Splats:
+    """ci/splats: 'NAME PATTERN' rules and 'allow PATTERN' lines, '*'
+    standing for any run of characters, matched anywhere in a line; the
+    first rule that matches names the line (ci/verdict.c reads it too)."""
+
+    def __init__(self, path):
+        self.rules = []
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line.strip() or line.startswith("#"):
+                    continue
+                name, _, pattern = line.partition(" ")
+                pattern = pattern.lstrip(" \t").rstrip(" \t")
+                regex = ".*".join(re.escape(p) for p in pattern.split("*"))
+                self.rules.append((name, re.compile(regex)))
+
+    def report(self, line):
+        """The kind of kernel report LINE is, or None."""
+        for name, regex in self.rules:
+            if regex.search(line):
+                return None if name == "allow" else name
+        return None
+
+
+def tp_result(status, passed, subpassed, skipped, failed):
+    """One test_progs -a NAME run, from its ust-tp-end fields."""
+    del subpassed
+    if status != "0" or passed == "-" or int(failed) != 0 or int(passed) != 1:
+        return "fail"
+    return "skip" if int(skipped) > 0 else "pass"
+
+
+def tp_ends(lines):
+    """The ust-tp-end lines' fields: NAME STATUS SECS P SP S F."""
+    for line in lines:
+        w = line.split()
+        if len(w) == 8 and w[0] == "ust-tp-end":
+            yield w[1:]
+
+
+VERIFIER_TEST = re.compile(r"^#([0-9]+)/[up] ")
+SUBTEST = re.compile(r"^    (not )?ok [0-9]+ ")
+TOP = re.compile(r"^(not )?ok [0-9]+ ")
+V_SKIP = re.compile(r"(^| )SKIP( \(.*\))?$")
+V_OK = re.compile(r"(^| )OK( \(NOTE: .*\))?$")
+V_SUMMARY = re.compile(r"^Summary: ([0-9]+) PASSED, ([0-9]+) SKIPPED, ([0-9]+) FAILED")
+
+
+def parse(log, names, splats):
+    """results.tsv lines of one boot, and whether test_verifier's results
+    add up to its summary."""
+    descr = {}
+    for line in open(names, encoding="utf-8"):
+        n, _, d = line.rstrip("\n").partition("\t")
+        descr[n] = d
+    out = []
+    st = {"bin": "", "top": "", "summary": False, "rec": None}
+    counts = collections.Counter()
+    flags = set()
+    tplist = None
+    ntp = 0
+    dmesg = logged = splatted = done = False
+    sound = True
+
+    def vflush():
+        if st["rec"] is None:
+            return
+        r = ("fail" if "fail" in flags else "skip" if "skip" in flags
+             else "pass" if "ok" in flags else "fail")
+        out.append((st["rec"], r))
+        counts[r] += 1
+        st["rec"] = None
+
+    def end(name, status):
+        if st["bin"] == "test_verifier":
+            vflush()
+            if not st["summary"]:
+                status = "incomplete"
+        r = "pass" if status == "0" else "fail"
+        if r == "pass" and " # SKIP" in st["top"]:
+            r = "skip"
+        out.append((name, r))
+        st["bin"] = ""
+
+    for line in read_log(log):
+        w = line.split()
+        head = w[0] if w else ""
+        if head == "ust-begin" and len(w) > 1:
+            st.update(bin=w[1], top="", summary=False, rec=None)
+            counts.clear()
+        elif head == "ust-end" and len(w) > 2:
+            end(w[1], w[2])
+        elif head == "ust-skip" and len(w) > 1:
+            out.append((w[1], "skip"))
+        elif head == "ust-tp-list" and len(w) > 1:
+            tplist = w[1]
+        elif head == "ust-testmod":
+            out.append(("bpf_testmod",
+                        "pass" if len(w) > 1 and w[1] == "loaded" else "fail"))
+        elif head == "ust-tp-end" and len(w) == 8:
+            out.append(("test_progs/" + w[1], tp_result(w[2], *w[4:8])))
+            ntp += 1
+        elif line == "ust-dmesg-begin":
+            dmesg = True
+        elif line == "ust-dmesg-end":
+            dmesg = False
+            logged = True
+            out.append(("kernel-log", "fail" if splatted else "pass"))
+        elif line == "ust-done":
+            done = True
+        elif dmesg or line.startswith("Kernel panic"):
+            if splats.report(line):
+                splatted = True
+        elif st["bin"] == "test_verifier" and VERIFIER_TEST.match(line):
+            vflush()
+            n = VERIFIER_TEST.match(line).group(1)
+            first = w[0]
+            st["rec"] = "test_verifier/" + first + " " + descr.get(n, "")
+            flags.clear()
+            # what follows the description, which may hold any word
+            prefix = first + " " + descr.get(n, "") + " "
+            rest = line[len(prefix):] if line.startswith(prefix) else line
+            verifier_flags(rest, flags)
+        elif st["bin"] == "test_verifier" and line.startswith("Summary: "):
+            vflush()
+            st["summary"] = True
+            m = V_SUMMARY.match(line)
+            got = (counts["pass"], counts["skip"], counts["fail"])
+            if not m or tuple(int(x) for x in m.groups()) != got:
+                print("test_verifier says %s; the log gives %d passed, "
+                      "%d skipped, %d failed" % (line[9:], *got),
+                      file=sys.stderr)
+                sound = False
+        elif st["bin"] == "test_verifier" and st["rec"] is not None:
+            # A result can come after lines of its own (map or BTF
+            # creation messages), a failure after lines of verifier log.
+            verifier_flags(line, flags)
+        elif st["bin"] and SUBTEST.match(line):
+            r = ("fail" if line.startswith("    not ok") else
+                 "skip" if " # SKIP" in line else "pass")
+            name = re.sub(r" # .*", "", SUBTEST.sub("", line, count=1), count=1)
+            out.append((st["bin"] + "/" + name, r))
+        elif st["bin"] and TOP.match(line):
+            st["top"] = line
+    if st["bin"]:
+        end(st["bin"], "incomplete")
+    if not logged:
+        out.append(("kernel-log", "fail" if splatted else "-"))
+    tp_ok = tplist not in (None, "-") and str(ntp) == tplist
+    out.append(("test_progs", "pass" if tp_ok else "fail"))
+    out.append(("boot", "pass" if done else "fail"))
+    return out, sound
+
+
+def verifier_flags(text, flags):
+    if "FAIL" in text:
+        flags.add("fail")
+    if V_SKIP.search(text):
+        flags.add("skip")
+    if V_OK.search(text):
+        flags.add("ok")
+
+
+def tp(log):
+    rows = []
+    for name, status, secs, p, sp, s, f in tp_ends(read_log(log)):
+        rows.append((name, status, secs, p, sp, s, f,
+                     tp_result(status, p, sp, s, f)))
+    return rows
+
+
+def compare(base, tip):
+    b = {r[0]: r[1] for r in read_tsv(base)}
+    t = {r[0]: r[1] for r in read_tsv(tip)}
+    order = [r[0] for r in read_tsv(base)]
+    order += [k for k in (r[0] for r in read_tsv(tip)) if k not in b]
+    seen = set()
+    rows = []
+    for k in order:
+        if k in seen:
+            continue
+        seen.add(k)
+        rows.append((k, b.get(k, "-"), t.get(k, "-")))
+    return rows
+
+
+def rerun_list(compare_tsv):
+    return [r[0][len("test_progs/"):] for r in read_tsv(compare_tsv)
+            if r[0].startswith("test_progs/") and r[1] != r[2]]
+
+
+def verdict(bc, tc):
+    """A rerun test's verdict from its result counts on base and tip."""
+    def mixed(c):
+        return sum(1 for r in RESULTS if c[r] > 0) > 1
+
+    def only(c, r):
+        return c[r] > 0 and c[r] == sum(c[x] for x in RESULTS)
+    if mixed(bc) and mixed(tc):
+        return "flaky"
+    if mixed(tc):
+        return "flaky-tip"
+    if mixed(bc):
+        return "regression" if only(tc, "fail") and bc["fail"] == 0 else "flaky-base"
+    if only(tc, "fail") and not only(bc, "fail"):
+        return "regression"
+    if only(bc, "fail") and not only(tc, "fail"):
+        return "fixed"
+    if any(only(bc, r) and only(tc, r) for r in RESULTS):
+        return "agree"
+    return "differs"
+
+
+def verdicts(names, base_tps, tip_tps):
+    want = [line.strip() for line in open(names, encoding="utf-8") if line.strip()]
+    counts = {side: collections.defaultdict(collections.Counter)
+              for side in ("base", "tip")}
+    for side, files in (("base", base_tps), ("tip", tip_tps)):
+        for path in files:
+            for row in read_tsv(path):
+                counts[side][row[0]][row[7]] += 1
+    rows = []
+    for t in want:
+        bc, tc = counts["base"][t], counts["tip"][t]
+        rows.append((t, *(bc[r] for r in RESULTS), *(tc[r] for r in RESULTS),
+                     verdict(bc, tc)))
+    return rows
+
+
+def report(compare_tsv, rerun_tsv, out):
+    """Print the lists side by side; True if anything regressed."""
+    rerun = {}
+    for r in read_tsv(rerun_tsv):
+        rerun[r[0]] = (r[7], "base %s pass %s fail %s skip, tip %s pass %s fail %s skip"
+                       % tuple(r[1:7]))
+    tot = collections.Counter()
+    regressions, flaky = [], []
+    for name, base, tip in read_tsv(compare_tsv):
+        binary = name.split("/", 1)[0]
+        listed = binary in ("test_verifier", "test_progs") and name != binary
+        if listed:
+            tot[binary, "base", base] += 1
+            tot[binary, "tip", tip] += 1
+        test = name[len("test_progs/"):]
+        if binary == "test_progs" and test in rerun:
+            v, counts = rerun[test]
+            out.write("  %-5s %-5s %s: %s, %s\n" % (base, tip, name, v, counts))
+            if v in ("regression", "flaky-tip"):
+                regressions.append("%s (%s, %s)" % (name, v, counts))
+            if v.startswith("flaky"):
+                flaky.append("%s (%s, %s)" % (name, v, counts))
+            continue
+        if not (listed and base == tip and base != "fail"):
+            out.write("  %-5s %-5s %s\n" % (base, tip, name))
+        if tip == "fail" and base != "fail":
+            regressions.append(name)
+    for binary in ("test_verifier", "test_progs"):
+        out.write("  %s tests: base %d pass, %d fail, %d skip; tip %d pass, %d fail, %d skip\n"
+                  % (binary, *(tot[binary, "base", r] for r in RESULTS),
+                     *(tot[binary, "tip", r] for r in RESULTS)))
+    for f in flaky:
+        out.write("flaky: %s\n" % f)
+    for r in regressions:
+        out.write("regression: %s\n" % r)
+    return bool(regressions)
+
+
+FIRST_ERROR = re.compile(r":FAIL:|libbpf: .*(fail|error|not found|No such)"
+                         r"|(^|[^a-z])(error|ERROR|No such file)")
+
+
+def read_causes(path):
+    """ci/upstream.causes: CAUSE<TAB>REGEX lines, the first match wins."""
+    causes = []
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        cause, _, regex = line.partition("\t")
+        causes.append((cause, re.compile(regex.strip())))
+    return causes
+
+
+def base_failures(log, tp_tsv, causes):
+    """NAME, CAUSE, FIRST ERROR LINE of each test_progs test that failed.
+    The first error line is that of its output which says what failed;
+    CAUSE the first rule of CAUSES that matches any line of its output."""
+    failed = {r[0]: r[1] for r in read_tsv(tp_tsv) if r[7] == "fail"}
+    output = collections.defaultdict(list)
+    cur = None
+    for line in read_log(log):
+        if line.startswith("ust-tp-begin "):
+            cur = line.split()[1]
+        elif line.startswith("ust-tp-end "):
+            cur = None
+        elif cur in failed:
+            output[cur].append(line.replace("\t", " ").lstrip(" "))
+    rows = []
+    for name in sorted(failed):
+        lines = output[name]
+        first = next((x for x in lines if FIRST_ERROR.search(x)),
+                     "exit status %s, no error line" % failed[name])
+        cause = next((c for c, regex in causes
+                      if any(regex.search(x) for x in lines)), "unclassified")
+        rows.append((name, cause, first))
+    return rows
+
+
+def summary(base_tp, tip_tp, failures, seconds):
+    rows = []
+    for side, path in (("base", base_tp), ("tip", tip_tp)):
+        results = read_tsv(path)
+        c = collections.Counter(r[7] for r in results)
+        rows += [("%s_test_progs_run" % side, len(results))]
+        rows += [("%s_test_progs_%s" % (side, r), c[r]) for r in RESULTS]
+        rows += [("%s_test_progs_seconds" % side, sum(int(r[2]) for r in results))]
+        if side == "base":
+            cov = 100.0 * c["pass"] / len(results) if results else 0.0
+            rows.append(("coverage_percent", "%.1f" % cov))
+    by_cause = collections.Counter(r[1] for r in read_tsv(failures))
+    rows += [("base_fail_cause:" + c, n) for c, n in sorted(by_cause.items())]
+    rows.append(("seconds", seconds))
+    return rows
+
+
+def durations(log):
+    parts, tp_secs, n = [], 0, 0
+    for line in read_log(log):
+        w = line.split()
+        if w and w[0] == "ust-end" and len(w) >= 4:
+            parts.append("%s %s s" % (w[1], w[3]))
+        elif w and w[0] == "ust-tp-end" and len(w) == 8:
+            tp_secs += int(w[3])
+            n += 1
+    if n:
+        parts.append("test_progs %d tests %d s" % (n, tp_secs))
+    return ", ".join(parts)
+
+
+def write(rows):
+    for r in rows:
+        sys.stdout.write("\t".join(str(x) for x in r) + "\n")
+
+
+def main(argv):
+    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
+    nargs = {"parse": 3, "tp": 1, "compare": 2, "rerun-list": 1, "verdicts": 5,
+             "report": 2, "base-failures": 3, "summary": 4, "durations": 1}
+    if nargs.get(cmd) != len(args):
+        sys.exit(__doc__)
+    if cmd == "parse":
+        rows, sound = parse(args[0], args[1], Splats(args[2]))
+        write(rows)
+        return 0 if sound else 1
+    if cmd == "tp":
+        write(tp(args[0]))
+    elif cmd == "compare":
+        write(compare(*args))
+    elif cmd == "rerun-list":
+        write((t,) for t in rerun_list(args[0]))
+    elif cmd == "verdicts":
+        write(verdicts(args[0], args[1:2] + args[3:4], args[2:3] + args[4:5]))
+    elif cmd == "report":
+        return 1 if report(args[0], args[1], sys.stdout) else 0
+    elif cmd == "base-failures":
+        write(base_failures(args[0], args[1], read_causes(args[2])))
+    elif cmd == "summary":
+        write(summary(*args))
+    elif cmd == "durations":
+        print(durations(args[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
