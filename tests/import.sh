@@ -106,7 +106,7 @@ mkdir -p "$tree" && echo x > "$tree/file"
 expect refuses_foreign_dir 1 "not an imported tree" imp
 
 expect missing_tarball 1 "apt-get install linux-source-6.1" \
-	env KERNEL_TARBALL="$tmp/none.tar.xz" "$top/tools/import.sh" "$tree" "$overlay"
+	env KERNEL_TARBALL="$tmp/none.tar.xz" "$top/tools/import.sh" "$tmp/linux-new" "$overlay"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -6,6 +6,14 @@
 # patch. Work in the scratch tree is never thrown away: a dirty tree, or
 # commits that are not in the overlay, make it refuse.
 #
+# The version is the installed package's (/usr/src), or another one's,
+# fetched under build/versions/ by tools/linux-source.sh, when
+# LINUX_SOURCE_VERSION names it (make import VERSION=...). A tree imported
+# from one version and asked for another is imported again in place: its
+# git repository, and so the files of the base and series it had, stay,
+# for a three-way merge of the series onto the new base (make rebase).
+# IMPORT_BASE_ONLY=1 stops after the base: main is left at 'base'.
+#
 # usage: import.sh TREE OVERLAY_DIR
 set -eu
 STAGE=import
@@ -14,15 +22,36 @@ STAGE=import
 
 tree=$1
 overlay=$(realpath "$2")
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 package=linux-source-6.1
+want=${LINUX_SOURCE_VERSION:-}
+base_only=${IMPORT_BASE_ONLY:-}
 
-[ -f "$tarball" ] ||
-	die "$tarball is missing; install it with: apt-get install $package (or run make deps)"
 [ -f "$overlay/series" ] ||
 	die "$overlay/series is missing; it lists the overlay's patches in apply order (it may be empty)"
 
-version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || echo unknown)
+if [ -n "$want" ]; then
+	version=$want
+else
+	version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || echo unknown)
+	pinned=$(cat "$overlay/base-version" 2> /dev/null || true)
+	[ -z "$pinned" ] || [ "$pinned" = "$version" ] ||
+		note "the installed $package is $version, but the series is based on $pinned ($overlay/base-version): install that (make deps), or import it without installing: make import VERSION=$pinned"
+fi
+
+# The tarball to unpack, found only when one must be unpacked: a tree
+# already at the version needs none.
+find_tarball() {
+	if [ -n "${KERNEL_TARBALL:-}" ]; then
+		tarball=$KERNEL_TARBALL
+	elif [ -n "$want" ]; then
+		tarball=$("$(dirname "$0")/linux-source.sh" "$want") ||
+			die "no tarball of $package $want (see above)"
+	else
+		tarball=/usr/src/$package.tar.xz
+	fi
+	[ -f "$tarball" ] ||
+		die "$tarball is missing; install it with: apt-get install $package (or run make deps)"
+}
 
 # The patches of the overlay, in series order, one path per line.
 overlay_patches() {
@@ -38,23 +67,35 @@ patch_ids() {
 	git patch-id --stable | cut -d' ' -f1
 }
 
+# Unpack the tarball as a new root commit, tagged 'base', with main on it.
+# A tree imported before keeps its repository (its worktrees too); the
+# caller checked that it had nothing that is not in the overlay.
 import_base() {
+	find_tarball
 	note "unpacking $tarball ($package $version) into $tree"
-	rm -rf "$tree"
-	mkdir -p "$tree"
+	if [ -d "$tree/.git" ]; then
+		git -C "$tree" checkout -q --detach
+		find "$tree" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+		git -C "$tree" read-tree --empty
+	else
+		rm -rf "$tree"
+		mkdir -p "$tree"
+		git -C "$tree" init -q -b main
+	fi
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
-	git -C "$tree" init -q -b main
 	# Debian's top-level .gitignore ignores every path ("/*") because its
 	# packaging repository holds only debian/. Drop those lines, or every
 	# new file of the series would be ignored by git.
 	[ ! -f "$tree/.gitignore" ] ||
 		sed -i '\|^/\*$|d; \|^!/debian/$|d' "$tree/.gitignore"
 	git -C "$tree" add -A -f
-	harness_git -C "$tree" commit -q -m "Import $package $version" \
-			-m "Unpacked from $tarball by tools/import.sh, with the
+	commit=$(harness_git -C "$tree" commit-tree "$(git -C "$tree" write-tree)" \
+		-m "Import $package $version" \
+		-m "Unpacked from $tarball by tools/import.sh, with the
 Debian packaging lines \"/*\" and \"!/debian/\" taken out of .gitignore
-so that git sees new files."
-	git -C "$tree" tag -a -m "$package $version" base
+so that git sees new files.")
+	git -C "$tree" tag -f -a -m "$package $version" base "$commit" > /dev/null
+	git -C "$tree" checkout -q -B main base
 }
 
 base_version() {
@@ -103,8 +144,12 @@ sort "$tmp/overlay.ids" > "$tmp/overlay.sorted"
 if git -C "$tree" rev-parse -q --verify base > /dev/null 2>&1; then
 	check_no_lost_work
 	if [ "$(base_version)" != "$package $version" ]; then
-		note "base is '$(base_version)' but $package $version is installed: importing again"
+		note "base is '$(base_version)' but $package $version is ${want:+asked for}${want:-installed}: importing again"
 		import_base
+	fi
+	if [ -n "$base_only" ]; then
+		git -C "$tree" checkout -q -B main base
+		exit 0
 	fi
 	if [ "$(git -C "$tree" format-patch --stdout base..HEAD | patch_ids)" = \
 	     "$(cat "$tmp/overlay.ids")" ]; then
@@ -115,5 +160,6 @@ else
 	[ ! -e "$tree" ] || [ -z "$(ls -A "$tree")" ] ||
 		die "$tree exists but is not an imported tree (no 'base' tag); move it away or remove it"
 	import_base
+	[ -z "$base_only" ] || exit 0
 fi
 apply_overlay
