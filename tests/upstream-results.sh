@@ -43,4 +43,11 @@ check report 1 report "$f/compare.expect" "$f/rerun-beta.tsv"
 check base-failures 0 base-failures "$f/base.log" "$f/base.tp.expect" ci/upstream.causes
 check summary 0 summary "$f/base.tp.expect" "$f/base.tp.expect" \
 	"$f/base-failures.expect" 42
+# the Markdown of a run made of the files above
+mkdir "$out/run"
+cp "$f/summary.expect" "$out/run/summary.tsv"
+cp "$f/compare.expect" "$out/run/compare.tsv"
+cp "$f/rerun-beta.tsv" "$out/run/rerun.tsv"
+cp "$f/base-failures.expect" "$out/run/base-failures.tsv"
+check markdown 0 markdown "$out/run"
 exit $status

@@ -69,6 +69,8 @@
 #                             in percent of the tests run),
 #                             base_fail_cause:CAUSE (failures on base of
 #                             that cause), seconds (the whole run)
+#   summary.md                the figures, the results that differ and
+#                             the failures on base by cause, in Markdown
 #
 # Names: "boot" (the guest ran every test binary and powered off),
 # "kernel-log" (no report of ci/splats in the kernel log), each test
@@ -241,6 +243,7 @@ echo "upstream-selftests: base $(git -C "$ksrc" rev-parse --short 'base^{commit}
 echo "  base  tip   name"
 status=0
 results report "$out/compare.tsv" "$out/rerun.tsv" || status=$?
+results markdown "$out" > "$out/summary.md"
 cov=$(awk -F '\t' '$1 == "coverage_percent" { print $2 }' "$out/summary.tsv")
 echo "upstream-selftests: $times; every result in $out/compare.tsv; test_progs passes $cov% of its tests on base; the failures on base, with their first error line, in $out/base-failures.tsv"
 for k in $rerun_boots; do

@@ -23,6 +23,11 @@ Each subcommand reads its arguments' files and writes one file on stdout:
   summary BASE_TP TIP_TP BASE_FAILURES SECONDS
                               summary.tsv
   durations LOG               how long each test binary of a boot ran
+  markdown OUT                the run in OUT as Markdown: the figures,
+                              the tests whose results differ (with their
+                              rerun verdicts), the failures on base by
+                              cause (for GitHub's job summary and
+                              docs/upstream-selftests.md)
 
 The console log is upstream-init's (initramfs/upstream-init gives its
 markers); carriage returns are dropped.
@@ -332,7 +337,9 @@ def read_causes(path):
 def base_failures(log, tp_tsv, causes):
     """NAME, CAUSE, FIRST ERROR LINE of each test_progs test that failed.
     The first error line is that of its output which says what failed;
-    CAUSE the first rule of CAUSES that matches any line of its output."""
+    CAUSE the first rule of CAUSES that matches it, else the first that
+    matches another line of its output (a warning test_progs prints
+    before every test matches every test)."""
     failed = {r[0]: r[1] for r in read_tsv(tp_tsv) if r[7] == "fail"}
     output = collections.defaultdict(list)
     cur = None
@@ -348,8 +355,10 @@ def base_failures(log, tp_tsv, causes):
         lines = output[name]
         first = next((x for x in lines if FIRST_ERROR.search(x)),
                      "exit status %s, no error line" % failed[name])
-        cause = next((c for c, regex in causes
-                      if any(regex.search(x) for x in lines)), "unclassified")
+        cause = next((c for c, regex in causes if regex.search(first)), None)
+        if cause is None:
+            cause = next((c for c, regex in causes
+                          if any(regex.search(x) for x in lines)), "unclassified")
         rows.append((name, cause, first))
     return rows
 
@@ -385,6 +394,43 @@ def durations(log):
     return ", ".join(parts)
 
 
+def markdown(out_dir):
+    """The run in OUT_DIR (its summary, compare, rerun and base-failures
+    files) as Markdown."""
+    fig = {r[0]: r[1] for r in read_tsv(out_dir + "/summary.tsv")}
+    lines = ["| kernel | test_progs tests | pass | fail | skip |",
+             "| --- | --- | --- | --- | --- |"]
+    for side in ("base", "tip"):
+        lines.append("| %s | %s | %s | %s | %s |" % (
+            side, *(fig.get("%s_test_progs_%s" % (side, k), "-")
+                    for k in ("run", "pass", "fail", "skip"))))
+    lines += ["", "test_progs passes %s%% of its tests on base." %
+              fig.get("coverage_percent", "-"), ""]
+    rerun = {r[0]: r for r in read_tsv(out_dir + "/rerun.tsv")}
+    differ = [r for r in read_tsv(out_dir + "/compare.tsv") if r[1] != r[2]]
+    if differ:
+        lines += ["Results that differ (reruns: pass/fail/skip counts):", "",
+                  "| test | base | tip | verdict after reruns |",
+                  "| --- | --- | --- | --- |"]
+        for name, base, tip in differ:
+            r = rerun.get(name[len("test_progs/"):])
+            v = ("%s (base %s/%s/%s, tip %s/%s/%s)" % (r[7], *r[1:7])
+                 if r else "-")
+            lines.append("| %s | %s | %s | %s |" % (name, base, tip, v))
+    else:
+        lines.append("Every result is the same on both kernels.")
+    failures = read_tsv(out_dir + "/base-failures.tsv")
+    by_cause = collections.defaultdict(list)
+    for name, cause, _ in failures:
+        by_cause[cause].append(name)
+    lines += ["", "test_progs tests failing on base, by cause:", "",
+              "| cause | tests |", "| --- | --- |"]
+    for cause in sorted(by_cause, key=lambda c: (-len(by_cause[c]), c)):
+        lines.append("| %s | %d: %s |" % (cause, len(by_cause[cause]),
+                                          ", ".join(by_cause[cause])))
+    return "\n".join(lines) + "\n"
+
+
 def write(rows):
     for r in rows:
         sys.stdout.write("\t".join(str(x) for x in r) + "\n")
@@ -393,7 +439,8 @@ def write(rows):
 def main(argv):
     cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
     nargs = {"parse": 3, "tp": 1, "compare": 2, "rerun-list": 1, "verdicts": 5,
-             "report": 2, "base-failures": 3, "summary": 4, "durations": 1}
+             "report": 2, "base-failures": 3, "summary": 4, "durations": 1,
+             "markdown": 1}
     if nargs.get(cmd) != len(args):
         sys.exit(__doc__)
     if cmd == "parse":
@@ -414,6 +461,8 @@ def main(argv):
         write(base_failures(args[0], args[1], read_causes(args[2])))
     elif cmd == "summary":
         write(summary(*args))
+    elif cmd == "markdown":
+        sys.stdout.write(markdown(args[0]))
     elif cmd == "durations":
         print(durations(args[0]))
     return 0
