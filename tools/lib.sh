@@ -123,41 +123,13 @@ require_clean() {
 # From the results file of verdict --json ($1): "PASS" or "FAIL: reason"
 # with counts "P passed, F failed, S skipped" when $2 is "counts".
 verdict_json() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-if sys.argv[2:] == ["counts"]:
-    c = d["counts"]
-    print("%d passed, %d failed, %d skipped" % (c["passed"], c["failed"], c["skipped"]))
-else:
-    print(d["verdict"] + (": " + d["reason"] if d["reason"] else ""))' "$@"
+	python3 "$top/tools/results.py" "${2:-line}" "$1"
 }
 
 # make bisect's reading of one try, from the results file of verdict
 # --json ($1) of a boot that ran test $2 (TEST[/SUBTEST]; "" for the whole
-# suite). Prints one word:
-#   pass         the verdict is PASS
-#   no-subtest   the test's runner found no such SUBTEST (its diagnostic
-#                "# no subtest named '...'")
-#   fail         FAIL, and the guest reached the test: the results list
-#                it (any test, for the whole suite), with or without its
-#                result line (a panic mid-test)
-#   not-reached  FAIL before the test started: a panic or hang at boot
-# Exits 2, printing nothing, if the file is not a results file.
+# suite): one word, pass, no-subtest, fail or not-reached (tools/results.py,
+# outcome). Exits 2, printing nothing, if the file is not a results file.
 try_outcome() {
-	python3 -c 'import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    verdict, tests = d["verdict"], d["tests"]
-except (OSError, ValueError, KeyError, TypeError) as e:
-    print("%s: not a results file: %s" % (sys.argv[1], e), file=sys.stderr)
-    sys.exit(2)
-name, _, sub = sys.argv[2].partition("/")
-mine = [t for t in tests if not name or t.get("name") == name]
-if sub and any(x.startswith("# no subtest named ")
-               for t in mine for x in t.get("diagnostics", [])):
-    print("no-subtest")
-elif verdict == "PASS":
-    print("pass")
-else:
-    print("fail" if mine else "not-reached")' "$1" "$2"
+	python3 "$top/tools/results.py" outcome "$1" "$2"
 }
