@@ -43,12 +43,18 @@ fi'
 
 note "bisecting $(git -C "$tree" rev-list --count "$good..$bad") commit(s) for ${test:-the whole suite}; logs in $out"
 git -C "$steps" bisect start "$bad" "$good" > /dev/null
-# One line per step: commit, subject, what step.sh found.
+# Each step in build/bisect/COMMIT/ (its step.json says what step.sh
+# found), the commits in the order git visited them in build/bisect/steps.
 git -C "$steps" bisect run sh -c '
 	c=$(git rev-parse --short HEAD)
-	printf "%s %s: " "$c" "$(git log -1 --format=%s)" >&2
-	"$0" "$1/$c" "$2" >&2' "$top/tools/step.sh" "$out" "$test" > "$out/bisect.log" 2>&1 || true
-grep -E '^[0-9a-f]+ .*: (PASS|FAIL|untestable)' "$out/bisect.log" | sed 's/^/  /' >&2 || true
+	echo "$c" >> "$1/steps"
+	"$0" "$1/$c" "$2"' "$top/tools/step.sh" "$out" "$test" > "$out/bisect.log" 2>&1 || true
+# One line per step: commit, subject, the summary of its step.json
+[ ! -f "$out/steps" ] || while read -r c; do
+	printf '  %s %s: %s\n' "$c" "$(git -C "$tree" log -1 --format=%s "$c")" \
+		"$(python3 "$top/tools/results.py" get "$out/$c/step.json" summary 2> /dev/null ||
+			echo "no step.json: step.sh stopped (see $out/bisect.log)")" >&2
+done < "$out/steps"
 
 first=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$out/bisect.log")
 if [ -z "$first" ]; then

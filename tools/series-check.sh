@@ -27,21 +27,18 @@ steps_tree "$tree" "$tip" "$steps"
 rm -rf "$out"
 mkdir -p "$out"
 
-# checkpatch's verdict on commit $1: clean, or its error/warning/check counts
+# checkpatch --strict's report on commit $1, in $out/$1.checkpatch
 checkpatch() {
 	# Debian's python3 has the ply module spdxcheck.py wants.
 	(cd "$steps" && git format-patch --stdout -1 "$1" |
 		PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict - 2>&1) \
 		> "$out/$1.checkpatch" || true
-	sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p' \
-		"$out/$1.checkpatch" | {
-		read -r e w c || { echo "none"; return; }
-		if [ "$e$w$c" = 000 ]; then echo clean; else echo "${e}E ${w}W ${c}C"; fi
-	}
 }
 
+# series.json (docs/contracts.md): per commit, its checkpatch counts and
+# what step.sh found (its step.json); the table and the job summary are
+# made from it (tools/results.py).
 failed=0
-: > "$out/table"
 for c in $(git -C "$tree" rev-parse --short base) \
 	 $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip"); do
 	git -C "$steps" checkout -q --detach "$c"
@@ -50,21 +47,17 @@ for c in $(git -C "$tree" rev-parse --short base) \
 	if [ "$(git -C "$tree" rev-parse "$c")" = "$(git -C "$tree" rev-parse base)" ]; then
 		cp=-
 	else
-		cp=$(checkpatch "$c")
+		checkpatch "$c"
+		cp=$out/$c.checkpatch
 	fi
-	result=$("$top/tools/step.sh" "$out/$c") && status=0 || status=$?
-	case $status:$result in
-	0:*) build=ok tests=pass ;;
-	125:*kernel*) build=FAIL tests=-; failed=1 ;;
-	*) build=ok tests=FAIL; failed=1 ;;
-	esac
-	counts=$(verdict_json "$out/$c/results.json" counts 2> /dev/null || true)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$subject" "$build" "$cp" \
-		"$tests${counts:+ ($counts)}" "$(($(date +%s) - start)) s" >> "$out/table"
-	note "$c $subject: build $build, checkpatch $cp, tests $tests ($result)"
+	summary=$("$top/tools/step.sh" "$out/$c") || failed=1
+	[ -f "$out/$c/step.json" ] ||
+		die "step.sh wrote no $out/$c/step.json: $summary"
+	python3 "$top/tools/results.py" series-add "$out/series.json" "$c" "$subject" \
+		"$cp" "$(($(date +%s) - start))" "$out/$c/step.json"
+	note "$c $subject: $summary"
 done
 
-printf '\n%-12s %-60s %-5s %-11s %s\n' commit subject build checkpatch tests
-awk -F'\t' '{ printf "%-12s %-60s %-5s %-11s %s, %s\n", $1, $2, $3, $4, $5, $6 }' "$out/table"
+python3 "$top/tools/results.py" series-table "$out/series.json"
 echo "checkpatch reports: $out/<commit>.checkpatch"
 [ $failed -eq 0 ] || die "a commit does not build or its tests fail: the series is not bisectable"

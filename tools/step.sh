@@ -6,17 +6,22 @@
 # (incrementally, in build/steps/kernel: make STEPS=1), the tests
 # that exist at this commit, a boot, the verdict; for the whole suite, also
 # make ci's second boot (make grant-off) where this commit has its test.
-# One line on stdout says what happened; the logs are in OUTDIR.
+# What happened goes to OUTDIR/step.json (docs/contracts.md: result
+# pass, fail or untestable, and its cause), which make bisect and make
+# series-check read; one line on stdout says it for a person; the logs
+# are in OUTDIR.
 #
 # Exit status as git bisect run wants it: 0 the tests passed, 1 they
 # failed, 125 this commit cannot be tested: the kernel or the tests do not
-# build, TEST does not exist at this commit, or the guest failed before
-# the test ran (no KTAP from it: a panic or hang at boot, QEMU failing).
+# build (cause kernel-build, tests-build), TEST does not exist at this
+# commit (no-such-test, no-such-subtest), or the guest failed before the
+# test ran (guest-failed-early: no KTAP from it, a panic or hang at boot,
+# QEMU failing).
 #
 # A failing run is tried again up to TRIES times in all (default 1), each
 # a boot of its own with ci.try=N on the kernel command line; the step
 # fails only if every try failed and one of them reached the test (the
-# verdict's results.json lists it: tools/lib.sh, try_outcome), so that
+# verdict's results.json lists it: tools/results.py, outcome), so that
 # a flaky test does not make a good commit bad. A TRIES that is not a
 # count exits 255, which stops git bisect run. Try N's logs are
 # OUTDIR/serial.log and verdict.txt (the last try), and OUTDIR/try-N/ for
@@ -27,7 +32,7 @@ set -u
 
 STAGE=step
 # shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+. "$(dirname "$0")/lib.sh"
 out=$1
 test=${2:-}
 mkdir -p "$out"
@@ -38,9 +43,26 @@ cd "$top" || exit 125
 export STEPS=1
 tests_o=build/steps/tests${KCONFIG:+-$KCONFIG}
 
+tries=${TRIES:-1}
+try=1
+rm -f "$out/step.json"
+# finish RESULT CAUSE SUMMARY: write step.json, say SUMMARY, exit with
+# git bisect run's status for RESULT
+finish() {
+	results=
+	[ ! -f "$out/results.json" ] || results=$out/results.json
+	python3 "$top/tools/results.py" step-write "$out/step.json" "$1" "$2" "$3" \
+		"$test" "$tries" "$try" ${results:+"$results"} || exit 125
+	echo "$3"
+	case $1 in
+	pass) exit 0 ;;
+	fail) exit 1 ;;
+	*) exit 125 ;;
+	esac
+}
+# untestable CAUSE WHY
 untestable() {
-	echo "untestable: $*"
-	exit 125
+	finish untestable "$1" "untestable: $2"
 }
 
 # Seconds each phase took, in $out/times, for make bench.
@@ -54,23 +76,22 @@ phase_end() {
 
 phase_start
 make --no-print-directory kernel > "$out/kernel.log" 2>&1 ||
-	untestable "the kernel does not build (see $out/kernel.log)"
+	untestable kernel-build "the kernel does not build (see $out/kernel.log)"
 phase_end kernel
 phase_start
 make --no-print-directory guest-tests initramfs > "$out/tests.log" 2>&1 ||
-	untestable "the tests do not build (see $out/tests.log)"
+	untestable tests-build "the tests do not build (see $out/tests.log)"
 phase_end tests
+# the list of tests the initramfs's init runs, one a line
 if [ -n "$test" ] && ! grep -qx "${test%%/*}" "$tests_o/order"; then
-	untestable "no test '${test%%/*}' at this commit"
+	untestable no-such-test "no test '${test%%/*}' at this commit"
 fi
 
-tries=${TRIES:-1}
 if ! is_count "$tries"; then
 	# 255 stops git bisect run: a bad TRIES must not make commits bad
 	echo "TRIES=$tries is not a count of tries" >&2
 	exit 255
 fi
-try=1
 reached=
 while :; do
 	phase_start
@@ -83,23 +104,22 @@ while :; do
 	status=$?
 	if ! line=$(verdict_json "$out/results.json" 2> /dev/null) ||
 	   ! outcome=$(try_outcome "$out/results.json" "$test"); then
-		untestable "verdict wrote no results file (see $out/verdict.txt)"
+		untestable no-results "verdict wrote no results file (see $out/verdict.txt)"
 	fi
 	case $status:$outcome in
 	*:no-subtest)
-		untestable "no subtest '${test#*/}' of ${test%%/*} at this commit" ;;
+		untestable no-such-subtest "no subtest '${test#*/}' of ${test%%/*} at this commit" ;;
 	0:pass) break ;;
 	*:fail) reached=$line ;;
 	*:not-reached) ;;
-	*) untestable "the verdict exited $status, but its results file says $outcome" ;;
+	*) untestable no-results "the verdict exited $status, but its results file says $outcome" ;;
 	esac
 	if [ "$try" -ge "$tries" ]; then
 		# No try reached the test: the commit says nothing about it.
 		[ -n "$reached" ] ||
-			untestable "the guest failed before the test ran: $line"
+			untestable guest-failed-early "the guest failed before the test ran: $line"
 		[ "$tries" -eq 1 ] || reached="$reached (all $tries tries failed)"
-		echo "$reached"
-		exit 1
+		finish fail tests-failed "$reached"
 	fi
 	mkdir -p "$out/try-$try"
 	mv "$out/serial.log" "$out/verdict.txt" "$out/boot.log" "$out/try-$try/"
@@ -107,12 +127,16 @@ while :; do
 done
 [ "$try" -eq 1 ] || line="$line (on try $try of $tries: flaky)"
 
-# The boot with grants locked off, in OUTDIR/grant-off/
-if [ -z "$test" ] && grep -qx lsm_map_create "$tests_o/order" &&
-   grep -q grant_off_switch_locked "$tests_o/bin/lsm_map_create"; then
-	make --no-print-directory grant-off CI_O="$out" > "$out/grant-off.log" 2>&1 || {
-		echo "FAIL: the boot with grants locked off (see $out/grant-off.log)"
-		exit 1
-	}
+# The boot with grants locked off, in OUTDIR/grant-off/, where this
+# commit has its subtest: lsm_map_create/grant_off_switch_locked came with
+# grant_off_switch, which the boot above ran (its results.json lists it).
+# Should the two ever part, the boot's results say no_such_subtest.
+if [ -z "$test" ] && python3 "$top/tools/results.py" has "$out/results.json" \
+	lsm_map_create/grant_off_switch; then
+	if ! make --no-print-directory grant-off CI_O="$out" > "$out/grant-off.log" 2>&1 &&
+	   [ "$(try_outcome "$out/grant-off/results.json" \
+		lsm_map_create/grant_off_switch_locked 2> /dev/null)" != no-subtest ]; then
+		finish fail grant-off-failed "FAIL: the boot with grants locked off (see $out/grant-off.log)"
+	fi
 fi
-echo "$line"
+finish pass "" "$line"
