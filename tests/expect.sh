@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of tools/expect.sh, which checks ci-base's and make ci's results:
+# Tests of tools/expect.sh, which checks ci-base's and make ci's results
+# (results.json, made here by the verdict from recorded KTAP):
 # a matching file passes; a wrong status, a failed subtest or a pattern
 # that matches nothing fails.
 set -eu
@@ -14,10 +15,15 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
+# check NAME WANT KTAP EXPECT: expect.sh on the results.json that the
+# verdict makes of KTAP (build/tools/verdict, which tests/verdict.sh builds)
 check() {
 	name=$1 want=$2
 	shift 2
-	if "$top/tools/expect.sh" "$@" > "$tmp/out" 2>&1; then got=0; else got=1; fi
+	json=$tmp/$(basename "$1" .ktap).json
+	rm -f "$json"
+	[ ! -f "$1" ] || "$top/build/tools/verdict" --json "$json" "$1" > /dev/null || true
+	if "$top/tools/expect.sh" "$json" "$2" > "$tmp/out" 2>&1; then got=0; else got=1; fi
 	if [ "$got" = "$want" ]; then
 		pass=$((pass + 1))
 		echo "ok $((pass + fail)) $name"
