@@ -23,35 +23,31 @@ shift 2
 command -v python3 > /dev/null || die "python3 is missing; apt-get install python3 (or make deps)"
 [ -x "$verdict" ] || die "$verdict is missing; run make verdict"
 
-# "P F S" from kunit.py's "Ran N tests: passed: P, failed: F, ..." line;
-# crashed tests count as failed, as in ours.
+tmp=$(mktemp -d)
+on_exit 'rm -rf "$tmp"'
+
+# "P F S" of log $1 by kunit.py parse, from its --json file: its leaves,
+# crashed ones (ERROR) counted as failed, as in ours (tools/results.py)
 kunit_counts() {
-	python3 "$kunit" parse "$(realpath "$1")" 2>&1 |
-		sed -n 's/.*Testing complete\. Ran [0-9]* tests*:*//p' |
-		awk -F', ' '{
-			for (i = 1; i <= NF; i++) {
-				split($i, kv, ": "); gsub(/ /, "", kv[1]); n[kv[1]] = kv[2]
-			}
-			# errors: lines kunit.py could not read, which ours never has
-			printf "%d %d %d%s\n", n["passed"], n["failed"] + n["crashed"], n["skipped"], \
-				n["errors"] ? " (" n["errors"] " errors)" : ""
-		}'
+	rm -f "$tmp/kunit.json"
+	python3 "$kunit" parse --json="$tmp/kunit.json" "$(realpath "$1")" > "$tmp/kunit.out" 2>&1 || true
+	python3 "$top/tools/results.py" kunit-pfs "$tmp/kunit.json"
 }
 
-# "P F S" from our summary's last line, "P passed, F failed, S skipped"
+# "P F S" of log $1 by our verdict, from its results.json
 our_counts() {
-	"$verdict" "$1" | tail -n 1 |
-		sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p'
+	rm -f "$tmp/results.json"
+	"$verdict" --json "$tmp/results.json" "$1" > /dev/null || true
+	python3 "$top/tools/results.py" pfs "$tmp/results.json"
 }
 
 bad=0
 printf '%-40s %-18s %-18s %s\n' log "ours (P F S)" "kunit.py (P F S)" ""
 for log in "$@"; do
 	[ -f "$log" ] || die "$log is missing; run make check (it makes the logs this reads)"
-	ours=$(our_counts "$log")
-	theirs=$(kunit_counts "$log")
-	[ -n "$theirs" ] || die "kunit.py parse printed no 'Testing complete' line for $log"
-	[ -n "$ours" ] || die "verdict printed no counts line for $log"
+	ours=$(our_counts "$log") || die "verdict wrote no results.json for $log"
+	theirs=$(kunit_counts "$log") ||
+		die "kunit.py parse wrote no --json file for $log: $(tail -n 1 "$tmp/kunit.out")"
 	word=agree
 	if [ "$ours" != "$theirs" ]; then
 		word=DIFFER
