@@ -4,13 +4,14 @@
 # gh-local: ci.yml's make check job as GitHub Actions runs it, here: the
 # checkout (a clone of HEAD: what is committed), the cache step (with
 # WARM_CACHE=1, a copy of build/ccache, as a restored cache; else none,
-# as on a first push), the job's own command, read from ci.yml, in a
-# fresh Debian 12 root (debootstrap --variant=minbase, for the workflow's
-# docker run debian:12: root, /src, /dev/kvm only where the host has it),
-# then the summary step and a check that every path the upload step names
-# exists. The root is made once in DIR/debian12 and copied for each run,
-# so that no run sees what an earlier one installed. Mounts live in a
-# mount namespace of the run's own and end with it. Root only.
+# as on a first push), the job's own command, tools/job.sh check (what
+# ci.yml's tools/docker-job.sh check runs in docker's debian:12), in a
+# fresh Debian 12 root (debootstrap --variant=minbase: root, /src, /dev
+# as the host has it), then the summary step (tools/results.py
+# gh-summary on the two results.json files). The root is made once in
+# DIR/debian12 and copied for each run, so that no run sees what an
+# earlier one installed. Mounts live in a mount namespace of the run's own
+# and end with it. Root only.
 #
 # DIR/run/src is the run's checkout, its logs under build/ as the
 # workflow uploads them; DIR/summary.md is the job summary.
@@ -24,17 +25,12 @@ STAGE=gh-local
 [ $# -eq 1 ] || die "usage: gh-local.sh DIR"
 mkdir -p "$1"
 dir=$(cd "$1" && pwd)
-workflow=$top/.github/workflows/ci.yml
 
 [ "$(id -u)" -eq 0 ] || die "run as root: debootstrap, mount and chroot need it"
 command -v debootstrap > /dev/null ||
 	die "debootstrap is missing; apt-get install debootstrap"
-# The job's command: the sh -c argument of its docker run line
-cmd=$(sed -n "s/^ *sh -c '\(.*make check\)'\$/\1/p" "$workflow")
-case $cmd in
-'' | *"
-"*) die "no single \"sh -c '... make check'\" line in $workflow" ;;
-esac
+# The job's command, as tools/docker-job.sh runs it in the container
+cmd="tools/job.sh check"
 
 if [ ! -x "$dir/debian12/bin/sh" ]; then
 	rm -rf "$dir/debian12" "$dir/debian12.tmp"
@@ -72,7 +68,7 @@ if [ -n "${WARM_CACHE:-}" ]; then
 	cp -a "$top/build/ccache" "$run/src/build/ccache"
 fi
 
-note "running ci.yml's command in $run: $cmd"
+note "running the job's command in $run: $cmd"
 start=$(date +%s)
 status=0
 # docker run's environment: root's PATH and HOME, and the two -e variables
@@ -85,12 +81,12 @@ unshare --mount --propagation private sh -c '
 note "the job's command exited $status after $(($(date +%s) - start)) s; log: $dir/job.log"
 
 # The summary step, from the checkout, as the runner runs it
-(cd "$run/src" && tools/gh-summary.sh "make ci" build/ci/results.json \
+(cd "$run/src" && python3 tools/results.py gh-summary "make ci" build/ci/results.json \
 	"make ci-base" build/ci/base/results.json) > "$dir/summary.md" ||
 	{ note "the summary step failed"; status=1; }
 note "job summary: $dir/summary.md"
-# The upload step's paths
-missing=$(sed -n '/name: ci-results/,/^$/s/^ *\(build\/[^ ]*\)$/\1/p' "$workflow" |
-	while read -r p; do [ -e "$run/src/$p" ] || printf ' %s' "$p"; done)
-[ -z "$missing" ] || { note "the upload step's paths are missing:$missing"; status=1; }
+# What the summary reads, which the job must have written
+for f in build/ci/results.json build/ci/base/results.json; do
+	[ -f "$run/src/$f" ] || { note "the job wrote no $f"; status=1; }
+done
 exit $status
