@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The stages pass JSON (docs/contracts.md): each consumer below names the
+# JSON files it reads, and none of them reads another stage's human
+# output: the console's init or runner lines, the verdict's summary,
+# kunit.py's report, step.sh's wording, a test binary, a workflow file.
+# A static check of the consumers' text; it runs nothing.
+set -eu
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/../tools/lib.sh"
+cd "$top"
+
+# CONSUMER: the JSON files it reads (by name)
+consumers='
+tools/step.sh: results.json step.json
+tools/bisect.sh: step.json
+tools/series-check.sh: step.json series.json
+tools/expect.sh: results.json
+tools/kunit-agree.sh: results.json kunit.json
+tools/gh-local.sh: results.json
+Makefile: results.json
+.github/workflows/ci.yml: results.json series.json
+'
+# what reading prose looks like, as extended regular expressions
+prose='# ci-init|no subtest named|\^verdict: |Testing complete|125:\*|grep[^|]*tests_o/bin|(sed|grep|awk)[^|]*(\.yml|\$workflow)|grep[^|]*/summary|awk[^|]*results\.ktap|\^    '
+
+n=0
+failed=0
+result() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1: $2"
+		failed=$((failed + 1))
+	fi
+}
+tmp=$(mktemp)
+on_exit 'rm -f "$tmp"'
+echo "$consumers" > "$tmp"
+while IFS=: read -r file files; do
+	[ -n "$file" ] || continue
+	why=
+	if [ ! -f "$file" ]; then
+		why="missing"
+	else
+		for j in $files; do
+			grep -q -F "$j" "$file" || why="$why; does not name $j"
+		done
+		hits=$(grep -n -E "$prose" "$file" | head -n 3 | tr '\n' ' ')
+		[ -z "$hits" ] || why="$why; reads prose: $hits"
+	fi
+	result "$file reads$files" "${why#; }"
+done < "$tmp"
+# and the reader itself has the schemas' words
+for w in no_such_subtest '"cause"' step-write series-add kunit-pfs; do
+	grep -q -F -- "$w" tools/results.py || result "tools/results.py knows $w" missing
+done
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
