@@ -14,7 +14,7 @@ for t in tests/verdict.sh tests/import.sh tests/expect.sh tests/step-outcome.sh 
 	"$t" || status=1
 done
 # the readers of the JSON files that stages pass (docs/contracts.md)
-for t in tests/results_test.py; do
+for t in tests/results_test.py tests/contracts.sh; do
 	echo "# $t"
 	"$t" || status=1
 done
