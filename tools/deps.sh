@@ -7,6 +7,13 @@
 # The series is based on one version of linux-source-6.1, named in
 # kernel-overlay/base-version: Debian's kernel moves on with each point and
 # security release, and the series' patches need not apply to another.
+# The archive keeps only a few versions: when the pinned one has left it,
+# deps says so and prints the make rebase command that moves the series
+# onto the newest one. With LINUX_SOURCE_VERSION (make ... VERSION=),
+# import fetches that version itself (tools/linux-source.sh): the
+# installed package is not needed.
+#
+# usage: deps.sh [OVERLAY_DIR]
 set -eu
 STAGE=deps
 # shellcheck source=tools/lib.sh
@@ -24,7 +31,7 @@ packages="git make gcc libc6-dev ccache bc bison flex perl
 	python3-ply python3-git libclang-rt-14-dev shellcheck lld pkg-config rsync
 	iproute2 xdp-tools strace iptables"
 source_pkg=linux-source-6.1
-version_file=$(dirname "$0")/../kernel-overlay/base-version
+version_file=${1:-$(dirname "$0")/../kernel-overlay}/base-version
 want=$(cat "$version_file") ||
 	die "$version_file is missing; it names the $source_pkg version the series is based on"
 
@@ -33,22 +40,41 @@ for p in $packages; do
 	dpkg-query -W -f='${Status}\n' "$p" 2> /dev/null | grep -q 'install ok installed' ||
 		missing="$missing $p"
 done
-have=$(dpkg-query -W -f='${Status} ${Version}\n' "$source_pkg" 2> /dev/null |
-	sed -n 's/^install ok installed //p')
-[ "$have" = "$want" ] || missing="$missing $source_pkg=$want"
+source_missing=
+if [ -z "${LINUX_SOURCE_VERSION:-}" ]; then
+	have=$(dpkg-query -W -f='${Status} ${Version}\n' "$source_pkg" 2> /dev/null |
+		sed -n 's/^install ok installed //p')
+	[ "$have" = "$want" ] || source_missing=" $source_pkg=$want"
+fi
+missing="$missing$source_missing"
 [ -n "$missing" ] || exit 0
 
-if [ "$(id -u)" != 0 ]; then
-	die "missing packages:$missing; install them with: sudo apt-get install -y --allow-downgrades$missing"
-fi
-note "installing:$missing"
+root=
+[ "$(id -u)" != 0 ] || root=1
 export DEBIAN_FRONTEND=noninteractive
 # dpkg runs ldconfig and start-stop-daemon from sbin, which a user's or a
 # container's PATH may lack.
 export PATH="$PATH:/usr/sbin:/sbin"
-apt-get update -q || die "apt-get update failed; check the network and /etc/apt/sources.list"
-apt-cache madison "$source_pkg" | awk -v v="$want" '$3 == v { found = 1 } END { exit !found }' ||
-	die "$source_pkg $want, the version the series is based on, is not in the apt sources (they have: $(apt-cache madison "$source_pkg" | awk '{ printf "%s ", $3 }')); Debian 12 ships it in bookworm-security: add 'deb http://deb.debian.org/debian-security bookworm-security main' to /etc/apt/sources.list and run make deps again"
+[ -z "$root" ] ||
+	apt-get update -q || die "apt-get update failed; check the network and /etc/apt/sources.list"
+
+# The pinned version gone from the archive: no apt source brings it back,
+# the series must move on.
+if [ -n "$source_missing" ]; then
+	offered=$("$(dirname "$0")/linux-source.sh" --list | paste -s -d ' ' -)
+	if [ -z "$offered" ]; then
+		[ -z "$root" ] ||
+			die "the apt sources offer no $source_pkg; Debian 12 ships it in bookworm and bookworm-security: add 'deb http://deb.debian.org/debian-security bookworm-security main' to /etc/apt/sources.list and run make deps again"
+	elif ! echo "$offered" | tr ' ' '\n' | grep -qxF -- "$want"; then
+		newest=${offered%% *}
+		die "$source_pkg $want, the version the series is based on ($version_file), is no longer in the archive: the apt sources offer $offered. Move the series onto the newest with: make rebase VERSION=$newest"
+	fi
+fi
+
+if [ -z "$root" ]; then
+	die "missing packages:$missing; install them with: sudo apt-get install -y --allow-downgrades$missing${source_missing:+ (or, for $source_pkg, without root: make ci VERSION=$want fetches it under build/versions/)}"
+fi
+note "installing:$missing"
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends --allow-downgrades $missing ||
 	die "apt-get install failed for:$missing"
