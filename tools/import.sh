@@ -144,7 +144,9 @@ sort "$tmp/overlay.ids" > "$tmp/overlay.sorted"
 if git -C "$tree" rev-parse -q --verify base > /dev/null 2>&1; then
 	check_no_lost_work
 	if [ "$(base_version)" != "$package $version" ]; then
-		note "base is '$(base_version)' but $package $version is ${want:+asked for}${want:-installed}: importing again"
+		how=installed
+		[ -z "$want" ] || how="asked for"
+		note "base is '$(base_version)' but $package $version is $how: importing again"
 		import_base
 	fi
 	if [ -n "$base_only" ]; then
