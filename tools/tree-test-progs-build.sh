@@ -3,11 +3,12 @@
 #
 # tree-test-progs-build: the kernel tree's own test_progs, built at REV
 # with the tree's tools/testing/selftests/bpf Makefile as a bpf maintainer
-# builds it (its libbpf and bpftool, Debian's clang), statically linked,
-# against VMLINUX's types. The build of make tree-test-progs
+# builds it (its libbpf and bpftool, Debian's clang), linked against
+# Debian's shared libraries as upstream's is (uprobe tests attach to the
+# libc test_progs calls), against VMLINUX's types. The build of make tree-test-progs
 # (tools/tree-test-progs.sh) and of make upstream-selftests
-# (tools/upstream-selftests.sh); both then copy OUT/tree/ into their
-# initramfs.
+# (tools/upstream-selftests.sh); both then copy OUT/tree/ and OUT/libs/
+# into their initramfs.
 #
 # usage: tree-test-progs-build.sh TREE REV VMLINUX OUT
 #
@@ -19,6 +20,8 @@
 #                    directory (the .bpf.o files, btf_dump's test cases,
 #                    urandom_read and its library, the scripts), to copy
 #                    into an initramfs as they are; no bpf_testmod.ko
+#   libs/            the shared libraries tree/'s programs need, at their
+#                    paths on this machine (the dynamic linker's too)
 #
 # What the 6.1 Makefile needs that it does not say, done here:
 #   - bpf_testmod.ko is built against a configured kernel tree, which this
@@ -63,13 +66,20 @@ if [ "$(cat "$out/src.tree" 2> /dev/null)" != "$want" ]; then
 		tar -x -C "$src"
 	echo "$want" > "$out/src.tree"
 fi
+# A build linked otherwise (statically, before) starts over: make does
+# not see a change of flags.
+link=shared
+if [ "$(cat "$out/link" 2> /dev/null)" != "$link" ]; then
+	rm -rf "$obj"
+	echo "$link" > "$out/link"
+fi
 mkdir -p "$obj"
 [ -e "$obj/bpf_testmod.ko" ] || : > "$obj/bpf_testmod.ko"
 ln -sf "$obj/liburandom_read.so" "$sel/liburandom_read.so"
 
 echo "$STAGE: building test_progs at $(git -C "$tree" log -1 --format='%h %s' "$rev") (log: $out/build.log)"
 if ! make -C "$sel" -j"$(nproc)" OUTPUT="$obj" VMLINUX_BTF="$vmlinux" \
-	SAN_CFLAGS=-static -o "$obj/bpf_testmod.ko" test_progs \
+	-o "$obj/bpf_testmod.ko" test_progs \
 	> "$out/build.log" 2>&1; then
 	grep -E '(error|Error)[: ]' "$out/build.log" | head -n 20 >&2 || true
 	die "the tree's test_progs does not build at $rev (see $out/build.log)"
@@ -84,3 +94,16 @@ find "$obj" -maxdepth 1 -type f \( -name test_progs -o -name '*.bpf.o' \
 	-o -name urandom_read -o -name xdp_synproxy -o -name sign-file \
 	-o -name '*.sh' \) -exec cp -p {} "$out/tree/" \;
 [ -x "$out/tree/test_progs" ] || die "the build left no $obj/test_progs"
+
+# ldd names each library a program needs by the path it resolved to
+rm -rf "$out/libs"
+mkdir -p "$out/libs"
+for f in "$out/tree/test_progs" "$out/tree/urandom_read" "$out/tree/"*.so; do
+	[ -f "$f" ] || continue
+	ldd "$f" | grep -o '/[^ ]*' || true
+done | sort -u | while read -r lib; do
+	case $lib in
+	"$out"/*) ;;
+	*) cp --parents -L "$lib" "$out/libs/" ;;
+	esac
+done

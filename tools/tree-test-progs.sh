@@ -3,7 +3,7 @@
 #
 # tree-test-progs: the kernel tree's own test_progs, built at REV with the
 # tree's tools/testing/selftests/bpf Makefile as a bpf maintainer builds it
-# (its libbpf and bpftool, Debian's clang), statically linked, and an
+# (its libbpf and bpftool, Debian's clang) with its libraries, and an
 # initramfs that runs the series' selftests (initramfs/kernel-tests) with
 # it under the harness's init. Each test is /tests/NAME, a wrapper that
 # runs "test_progs -a NAME" and prints the KTAP result line the init
@@ -43,6 +43,7 @@ cp "$(command -v busybox)" "$root/bin/busybox"
 cp "$top/initramfs/init" "$root/init"
 # test_progs and what it loads from its working directory
 cp -pR "$out/tree/." "$root/tree/"
+cp -pR "$out/libs/." "$root/"
 tests=$(sed 's/#.*//' "$top/initramfs/kernel-tests")
 : > "$root/tests/order"
 for t in $tests; do
