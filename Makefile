@@ -34,6 +34,18 @@ else ifneq ($(KCONFIG),)
 $(error KCONFIG=$(KCONFIG): the other kernel configs are KCONFIG=debug and KCONFIG=upstream)
 endif
 
+# VERSION=<debian version>: import (and so ci, check) takes that
+# linux-source-6.1 instead of the installed one, fetched with apt-get
+# download under build/versions/ (tools/linux-source.sh); make rebase
+# moves the series onto it. Only from the command line, and not passed
+# down as VERSION: kbuild's Makefile has a VERSION of its own (the
+# kernel's 6) that the kernel's make would take from MAKEFLAGS. The
+# scripts and sub-makes get it as LINUX_SOURCE_VERSION.
+ifeq ($(origin VERSION),command line)
+export LINUX_SOURCE_VERSION := $(VERSION)
+endif
+MAKEOVERRIDES := $(filter-out VERSION=%,$(MAKEOVERRIDES))
+
 # STEPS=1 (tools/step.sh sets it): the worktree where bisect,
 # series-check, mutate and bench check other commits out, built apart,
 # so that the tip's tree and build stay as they are (tools/lib.sh).
@@ -111,7 +123,7 @@ FRESH_HOME := $(abspath $(B)/home)
 FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 	PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-	$(foreach v,ACCEL BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS,$(if $($(v)),$(v)=$($(v))))
+	$(foreach v,ACCEL BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS LINUX_SOURCE_VERSION,$(if $($(v)),$(v)=$($(v))))
 
 # series-check is not in check: a cold run builds the kernel about 20
 # times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
@@ -209,6 +221,29 @@ $(KOBJ)/.config: $(FRAGMENT) tools/config.sh
 
 kernel: config ## build bzImage out of tree, in build/kernel
 	+$(KMAKE) bzImage
+# Following Debian's kernel (issue 22). make rebase runs make ci on the
+# rebased series; REBASE_CI=0 stops after the rebase and the export.
+REBASE_CI ?=
+.PHONY: rebase rebase-continue rebase-abort versions
+
+rebase: ## VERSION=<debian version>: the series onto that linux-source-6.1 (git am -3), pinned and exported, then make ci
+	tools/rebase.sh start $(KSRC) $(OVERLAY) "$(VERSION)"
+	$(if $(filter 0,$(REBASE_CI)),,$(MAKE) --no-print-directory ci)
+
+rebase-continue: ## after resolving what stopped make rebase: git am --continue, pin, export, make ci
+	tools/rebase.sh continue $(KSRC) $(OVERLAY)
+	$(if $(filter 0,$(REBASE_CI)),,LINUX_SOURCE_VERSION=$$(cat $(OVERLAY)/base-version) \
+		$(MAKE) --no-print-directory ci)
+
+rebase-abort: ## give up a make rebase that stopped: the tree back as it was, the overlay untouched
+	tools/rebase.sh abort $(KSRC) $(OVERLAY)
+
+# Each stage alone: APPLY_ONLY=1 (applies), VERSIONS_STAGES="builds" ...;
+# VERSIONS="v1 v2" limits the versions. Not part of check: one kernel
+# build and two boots per version.
+versions: ## [APPLY_ONLY=1] [VERSIONS=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
+	tools/versions.sh $(OVERLAY) $(B)/versions
+
 
 # guest-tests, not tests: tests/ holds the harness's own tests.
 guest-tests: ## build the guest's test binaries against the kernel's vmlinux.h
