@@ -98,9 +98,16 @@ BASE_SRC := $(B)/base/linux
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
 	range-diff bench mutate upstream-selftests selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
-help: ## list the targets
+# The variables come from docs/harness.md's table of them, which
+# tests/doc-figures.sh holds to the code.
+help: ## list the targets and the variables
+	@echo "Targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		sed 's/:.*## /\t/' | expand -t 16
+		sed 's/:.*## /\t/' | expand -t 20 | sed 's/^/  /'
+	@echo "Variables (make TARGET NAME=VALUE; docs/harness.md says more):"
+	@sed -n '/^## Variables$$/,/^## /p' docs/harness.md | tr -d '`' | \
+		awk -F' [|] ' '/^[|] [A-Z]/ && NF == 3 { sub(/ [|]$$/, "", $$3); \
+			printf "  %-30s %s; default: %s\n", substr($$1, 3), $$3, $$2 }'
 
 ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	@mkdir -p $(CI_O); : > $(CI_O)/times
