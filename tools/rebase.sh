@@ -31,7 +31,7 @@ STAGE=rebase
 [ $# -ge 3 ] || die "usage: $0 start|continue|abort TREE OVERLAY_DIR [VERSION]"
 cmd=$1
 tree=$2
-overlay=$3
+overlay=$(realpath "$3")
 version=${4:-}
 package=linux-source-6.1
 tools=$(dirname "$0")
@@ -114,8 +114,13 @@ report_conflict() {
 	n=$(cat "$gitdir/rebase-apply/next" 2> /dev/null || echo 0)
 	total=$(cat "$gitdir/rebase-apply/last" 2> /dev/null || echo "?")
 	overlay_patches > "$tmp/list"
-	patch=$(sed -n "${n}p" "$tmp/list")
+	patch=
+	[ "$n" -gt 0 ] 2> /dev/null && patch=$(sed -n "${n}p" "$tmp/list")
 	patch=${patch##*/}
+	if [ -z "$patch" ]; then
+		cat "$1" >&2
+		die "git am failed before its first patch (see above); $tree is left as it is: make rebase-abort${make_args} puts it back"
+	fi
 	grep -E '^(error|CONFLICT|Patch failed|Applying|Falling back|fatal)' "$1" >&2 || cat "$1" >&2
 	unmerged=$(git -C "$tree" diff --name-only --diff-filter=U)
 	if [ -n "$unmerged" ]; then

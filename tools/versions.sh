@@ -37,7 +37,7 @@ STAGE=versions
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-overlay=$1
+overlay=$(realpath "$1")
 out=$2
 tools=$(dirname "$0")
 package=linux-source-6.1
@@ -113,6 +113,8 @@ prepare() {
 	"$tools/linux-source.sh" --available "$pinned" ||
 		die "$package $pinned (the series' base) cannot be had: the three-way merge needs it; make deps says what to do"
 	LINUX_SOURCE_VERSION=$pinned "$tools/import.sh" "$tree" "$overlay"
+	# Nobody works in this tree: no git gc competing with its imports.
+	git -C "$tree" config gc.auto 0
 	git -C "$tree" update-ref refs/versions/pinned main
 	echo "$overlay_id" > "$out/linux.pinned"
 }
@@ -136,7 +138,9 @@ apply() {
 		return 0
 	fi
 	n=$(cat "$(git -C "$tree" rev-parse --absolute-git-dir)/rebase-apply/next" 2> /dev/null || echo 0)
-	p=$(sed -n "${n}p" "$tmp/list")
+	p=
+	[ "$n" -gt 0 ] 2> /dev/null && p=$(sed -n "${n}p" "$tmp/list")
+	[ -n "$p" ] || p="git am: $(grep -m 1 -E '^(fatal|error):' "$log" || echo failed)"
 	files=$(git -C "$tree" diff --name-only --diff-filter=U | paste -s -d ' ' -)
 	[ -n "$files" ] || files=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p' "$log" | sort -u | paste -s -d ' ' -)
 	record "$v" applies no "${p##*/} does not apply${files:+: conflicts in $files}"
