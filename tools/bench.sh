@@ -32,6 +32,12 @@
 # where stock is the base kernel with no policy, each rate the mean of
 # the rounds' medians, and rate/stock "-" where the call's result differs
 # (stock refuses what the tip's policy grants).
+# build/bench/bench.json: every figure of the run (docs/contracts.md),
+#   checked against docs/measurements.md's table of ratios at the end.
+#
+# The shell builds, boots and times; tools/bench_report.py makes the
+# rows, tables, ratios and bench.json of the files here
+# (tests/bench-report.sh tests it on a recorded run).
 #
 # usage: bench.sh TREE
 set -eu
@@ -45,6 +51,7 @@ test=smoke/root_creates_array
 file=kernel/bpf/syscall.c
 base_bzimage=$top/build/base/kernel/arch/x86/boot/bzImage
 tip_bzimage=$top/build/kernel/arch/x86/boot/bzImage
+report=$top/tools/bench_report.py
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -71,10 +78,8 @@ bench_boot() {
 	env "$@" "$top/ci/boot.sh" "$bz" "$top/build/initramfs.cpio" "$log" \
 		ci.bench="$policy" > "$out/boot.log" 2>&1 ||
 		die "the $kernel kernel's $clock boot failed; see $out/boot.log and $log"
-	lines=$(grep -c "^bench	" "$log" || true)
-	[ "$lines" -gt 0 ] || die "no bench lines in $log; see the console there"
-	tr -d '\r' < "$log" | awk -F'\t' -v OFS=, -v k="$kernel" -v c="$clock" -v r="$round" '
-		$1 == "bench" && NF == 10 { $1 = k OFS c OFS r; print }' >> "$out/hooks.csv.tmp"
+	python3 "$report" rows "$kernel" "$clock" "$round" "$log" >> "$out/hooks.csv.tmp" ||
+		die "no bench lines in $log; see the console there"
 	grep "^# bpf-bench" "$log" | head -n 1 || true
 }
 
@@ -96,56 +101,9 @@ done
 } > "$out/hooks.csv"
 rm "$out/hooks.csv.tmp"
 
-# The table: per clock, call, caller and policy, the tip's median rate
-# (the mean of its rounds) over stock's with no policy and the same caller.
-echo
-echo "What the hooks cost (calls per second; icount: virtual time, wall: $(cat "$top/build/qemu-accel" 2> /dev/null || echo auto))"
-awk -F, 'NR > 1 {
-	k = $2 "," $4 "," $6 "," $5
-	sum[$1 "," k] += $8; n[$1 "," k]++; res[$1 "," k] = $7
-	if ($1 == "tip" || $5 == "alloc") keys[$1 "," k] = 1
-}
-END {
-	for (k in keys) {
-		# kernel, clock, call, caller, policy
-		split(k, f, ",")
-		stock = "base," f[2] "," f[3] "," f[4] ",none"
-		if (!n[stock]) continue
-		s = sum[stock] / n[stock]; t = sum[k] / n[k]
-		# a refused call against a granted one compares nothing
-		r = res[k] == res[stock] ? sprintf("%.3f", t / s) : "-"
-		printf "%s,%s,%s,%s,%s,%s,%.0f,%.0f,%s\n", f[2], f[3], f[4], f[1],
-			f[5], res[k], s, t, r
-	}
-}' "$out/hooks.csv" | sort -t, -k1,1 -k2,2 -k3,3r -k4,4 -k5,5r > "$out/ratios.csv"
-awk -F, '{ printf "%-6s %-20s %-6s %-6s %-6s %-7s %9s %9s %7s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
-	"$out/ratios.csv" |
-	sed '1i clock  call                 caller kernel policy result    stock/s    rate/s  /stock'
-
-# The targets, from the icount rows
-echo
-awk -F, '$9 == "-" || $4 != "tip" { next }
-$1 == "icount" && $5 == "none" && $9 < 0.99 {
-	printf "target missed: %s %s with no policy at %.3f of stock (target 0.99)\n", $2, $3, $9; m = 1 }
-$1 == "icount" && $5 == "defer" && $2 ~ /^map_create/ && $9 < 0.90 {
-	printf "target missed: %s %s with a deferring policy at %.3f of stock (target 0.90)\n", $2, $3, $9; m = 1 }
-END { if (!m) print "targets met: no policy >= 0.99 of stock, deferring map creation >= 0.90" }' \
-	"$out/ratios.csv"
-# A granting policy's unprivileged calls against stock's root
-awk -F, 'NR > 1 && $2 == "icount" {
-	k = $4
-	if ($1 == "base" && $5 == "none" && $6 == "root") { s[k] += $8; sn[k]++ }
-	if ($1 == "tip" && $5 == "grant" && $6 == "unpriv") { t[k] += $8; tn[k]++ }
-}
-END {
-	for (k in s) if (tn[k]) {
-		r = (t[k] / tn[k]) / (s[k] / sn[k])
-		target = ""
-		if (k ~ /^map_create/)
-			target = r < 0.90 ? " (target 0.90): target missed" : " (target 0.90)"
-		printf "%s: granted unprivileged at %.3f of stock root%s\n", k, r, target
-	}
-}' "$out/hooks.csv" | sort
+# The table, the targets and the granting policy's unprivileged calls
+python3 "$report" hooks "$out/hooks.csv" "$out/ratios.csv" \
+	"$(cat "$top/build/qemu-accel" 2> /dev/null || echo auto)" || die "no table made of $out/hooks.csv"
 
 # 2. One bisect step
 step() {
@@ -163,19 +121,7 @@ git -C "$steps" checkout -q -- "$file"
 step reverted
 exec 9>&-	# the steps worktree's lock: what follows does not use it
 
-echo
-echo "One bisect step ($test), seconds"
-printf '%-10s %10s %10s %10s %10s\n' step kernel tests boot total
-for s in unchanged edited reverted; do
-	awk -v s=$s '{ t[$1] = $2; sum += $2 }
-	END { printf "%-10s %9.1fs %9.1fs %9.1fs %9.1fs\n", s, t["kernel"], t["tests"], t["boot"], sum }' \
-		"$out/$s/times"
-done
-awk '{ sum += $2 } END { print sum }' "$out/unchanged/times" > "$out/base"
-for s in edited reverted; do
-	awk -v s=$s -v b="$(cat "$out/base")" '{ sum += $2 }
-	END { printf "%s step / unchanged step: %.1f\n", s, sum / b }' "$out/$s/times"
-done
+python3 "$report" steps "$out" || die "no table made of the steps' times in $out"
 # 3. Boot to verdict with the whole suite, under each accelerator here
 echo
 accels=tcg
@@ -189,7 +135,9 @@ for a in $accels; do
 	(cd "$top" && make --no-print-directory boot verdict ACCEL="$a" \
 		CI_O="$out/suite-$a" SERIAL_LOG="$out/suite-$a/serial.log") \
 		> "$out/suite-$a.log" 2>&1 || die "the whole suite failed under $a; see $out/suite-$a.log"
-	printf 'boot to verdict, whole suite, %s: %.1f s\n' "$a" "$(echo "$(date +%s.%N) - $t0" | bc)"
+	echo "$a $(echo "$(date +%s.%N) - $t0" | bc)" > "$out/suite-$a.time"
+	python3 "$report" suite "$out/suite-$a.time"
+	cat "$out/suite-$a.time" >> "$out/suite-times"
 done
 [ -s "$top/build/ci/times" ] &&
 	echo "the last make ci's stages, seconds: $(tr '\n' ' ' < "$top/build/ci/times")"
@@ -200,9 +148,21 @@ rm -rf "$cold"
 git clone -q "$top" "$cold" || die "cannot clone $top into $cold"
 (cd "$cold" && CCACHE_DIR="$cold/build/ccache" make --no-print-directory ci) \
 	> "$out/cold.log" 2>&1 || die "the cold make ci failed; see $out/cold.log"
-echo
-echo "Cold make ci (a clone of HEAD, empty build/ and ccache), seconds"
-awk '{ printf "%-10s %6d\n", $1, $2; sum += $2 } END { printf "%-10s %6d\n", "total", sum }' \
-	"$cold/build/ci/times" | tee "$out/cold-stages"
+cp "$cold/build/ci/times" "$out/cold-times"
 rm -rf "$cold"
-echo "results: $out/hooks.csv, $out/ratios.csv; logs: $out/"
+python3 "$report" cold "$out/cold-times" | tee "$out/cold-stages"
+
+# Every figure above, in bench.json (docs/contracts.md); and whether
+# docs/measurements.md quotes this run
+python3 "$report" json "$out" "$(cat "$top/build/qemu-accel" 2> /dev/null || echo auto)" \
+	> "$out/bench.json" || die "cannot write $out/bench.json"
+echo
+status=0
+python3 "$report" doc-check "$out/bench.json" "$top/docs/measurements.md" > "$out/doc-check" ||
+	status=$?
+case $status in
+0) echo "docs/measurements.md quotes this run's ratios" ;;
+1) echo "docs/measurements.md quotes another run: $(wc -l < "$out/doc-check") figures differ (see $out/doc-check)" ;;
+*) echo "docs/measurements.md: its figures could not be read (see above)" ;;
+esac
+echo "results: $out/bench.json, $out/hooks.csv, $out/ratios.csv; logs: $out/"

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench's reports (tools/bench_report.py) on a run directory laid out
+# as build/bench/ is, tests/fixtures/bench/run/: bpf-bench's consoles of
+# every boot (made in bpf-bench.c's format with docs/measurements.md's
+# rates; CRLF, a kernel line among them, a bench line cut short), the
+# hooks.csv tools/bench.sh's awk made of them, the bisect steps' times
+# (edited/times is a real one of step.sh, with two boots), the suite's
+# and a cold make ci's times. The outputs must be the .expect files
+# beside it: made by bench.sh's awk before the module, but for the two
+# bugs the module fixes (missed.expect's refused grant, steps.expect's
+# boot column).
+set -eu
+cd "$(dirname "$0")/.."
+f=tests/fixtures/bench
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+status=0
+
+# same NAME EXPECTED GOT: file GOT must be EXPECTED
+same() {
+	if diff -u "$2" "$3"; then
+		echo "ok $1"
+	else
+		echo "not ok $1: differs from $2"
+		status=1
+	fi
+}
+
+# check NAME EXPECTED_STATUS COMMAND...: bench_report.py COMMAND's stdout
+# must be $f/NAME.expect and its exit status EXPECTED_STATUS
+check() {
+	name=$1 want=$2
+	shift 2
+	got=0
+	python3 tools/bench_report.py "$@" > "$out/$name" 2> "$out/$name.err" || got=$?
+	if [ "$got" != "$want" ]; then
+		echo "not ok $name: exit status $got, want $want"
+		cat "$out/$name.err"
+		status=1
+	else
+		same "$name" "$f/$name.expect" "$out/$name"
+	fi
+}
+
+# hooks.csv's rows, boot by boot in bench.sh's order
+head -n 1 "$f/run/hooks.csv" > "$out/hooks.csv"
+for round in 1 2; do
+	for policy in none alloc defer grant; do
+		case $policy in none | alloc) set -- base ;; *) set -- ;; esac
+		for k in "$@" tip; do
+			python3 tools/bench_report.py rows "$k" icount "$round" \
+				"$f/run/$k-$policy-icount-$round.log" >> "$out/hooks.csv"
+		done
+	done
+done
+for policy in none alloc defer grant; do
+	case $policy in none | alloc) set -- base ;; *) set -- ;; esac
+	for k in "$@" tip; do
+		python3 tools/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$out/hooks.csv"
+	done
+done
+same "rows: hooks.csv" "$f/run/hooks.csv" "$out/hooks.csv"
+got=0
+python3 tools/bench_report.py rows tip icount 1 "$f/run/cold-times" > "$out/none" 2>&1 || got=$?
+if [ "$got" = 1 ]; then echo "ok rows: a console with no bench lines fails"; else
+	echo "not ok rows: a console with no bench lines exits $got, want 1"; status=1; fi
+
+check hooks 0 hooks "$f/run/hooks.csv" "$out/ratios.csv" tcg
+same "hooks: ratios.csv" "$f/ratios.csv.expect" "$out/ratios.csv"
+check missed 0 hooks "$f/missed.csv" "$out/missed-ratios.csv" kvm
+same "hooks: ratios.csv of missed targets" "$f/missed-ratios.csv.expect" "$out/missed-ratios.csv"
+check steps 0 steps "$f/run"
+check suite 0 suite "$f/run/suite-times"
+check cold 0 cold "$f/run/cold-times"
+check bench.json 0 json "$f/run" tcg 2026-12-04 "x86_64, AMD EPYC, 2 CPUs"
+check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"
+
+# docs/measurements.md's table of ratios is one doc-check reads: every
+# call and caller of it, four ratios each
+n=$(python3 -c 'import sys; sys.path.insert(0, "tools"); import bench_report as b
+print(len(b.doc_ratios(open("docs/measurements.md").read().splitlines())))')
+if [ "$n" = 28 ]; then echo "ok doc-check reads docs/measurements.md's 28 ratios"; else
+	echo "not ok doc-check reads $n ratios of docs/measurements.md, not 28"; status=1; fi
+exit $status
