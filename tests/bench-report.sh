@@ -10,7 +10,8 @@
 # and a cold make ci's times. The outputs must be the .expect files
 # beside it: made by bench.sh's awk before the module, but for the two
 # bugs the module fixes (missed.expect's refused grant, steps.expect's
-# boot column).
+# boot column). And bench.json's keys must be docs/contracts.md's, and
+# docs/measurements.md's table of ratios one that doc-check reads.
 set -eu
 cd "$(dirname "$0")/.."
 f=tests/fixtures/bench
@@ -83,4 +84,15 @@ n=$(python3 -c 'import sys; sys.path.insert(0, "tools"); import bench_report as 
 print(len(b.doc_ratios(open("docs/measurements.md").read().splitlines())))')
 if [ "$n" = 28 ]; then echo "ok doc-check reads docs/measurements.md's 28 ratios"; else
 	echo "not ok doc-check reads $n ratios of docs/measurements.md, not 28"; status=1; fi
+
+# bench.json's keys are the ones docs/contracts.md documents
+keys=$(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))))' \
+	"$f/bench.json.expect")
+undocumented=
+for k in $keys; do
+	sed -n '/^## bench.json /,/^## /p' docs/contracts.md | grep -q "^| \`$k\` |" ||
+		undocumented="$undocumented $k"
+done
+if [ -z "$undocumented" ]; then echo "ok bench.json's keys are in docs/contracts.md"; else
+	echo "not ok bench.json's keys missing from docs/contracts.md:$undocumented"; status=1; fi
 exit $status
