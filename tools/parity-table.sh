@@ -30,6 +30,8 @@
 # The fixtures are the results.json files cut to container_tools and its
 # parity subtest; tests/parity-table.sh checks that the document's block is what
 # "table" makes of them.
+# The table and the cut are tools/parity_table.py's; this script keeps the
+# files of update and the document's markers.
 set -eu
 STAGE=parity-table
 # shellcheck source=tools/lib.sh
@@ -42,115 +44,12 @@ command -v python3 > /dev/null || die "python3 is missing; apt-get install pytho
 
 # table TIP.json BASE.json RUN.json
 table() {
-	python3 - "$@" <<'PY'
-import json, sys
-
-tip_path, base_path, run_path = sys.argv[1:4]
-
-def fail(msg):
-    sys.stderr.write("parity-table: %s\n" % msg)
-    sys.exit(1)
-
-def records(path):
-    """The parity records of each container_tools run in @path, in order"""
-    try:
-        d = json.load(open(path))
-    except (OSError, ValueError) as e:
-        fail("%s: %s" % (path, e))
-    runs = []
-    for t in d.get("tests", []):
-        if t.get("name") != "container_tools":
-            continue
-        for s in t.get("subtests", []):
-            if s.get("name") != "parity":
-                continue
-            recs = []
-            for line in s.get("diagnostics", []):
-                if not line.startswith("# parity "):
-                    continue
-                try:
-                    recs.append(json.loads(line[len("# parity "):]))
-                except ValueError:
-                    fail("%s: a parity record that is not JSON: %s" % (path, line))
-            if recs:
-                runs.append(recs)
-    if not runs:
-        fail("%s has no parity records (container_tools/parity): run make ci and make ci-base" % path)
-    return runs
-
-def merge(runs, col):
-    """step id -> (cmd, cell) of column @col, runs that differ joined"""
-    out, order = {}, []
-    for recs in runs:
-        for r in recs:
-            if "step" not in r:
-                continue
-            cell = r.get(col, "") or "not run (subtest not selected)"
-            if r["step"] not in out:
-                order.append(r["step"])
-                out[r["step"]] = (r.get("cmd", r["step"]), [cell])
-            elif cell not in out[r["step"]][1]:
-                out[r["step"]][1].append(cell)
-    return order, {k: (v[0], " / ".join(v[1]) + (" (runs differ)" if len(v[1]) > 1 else ""))
-                   for k, v in out.items()}
-
-def kernel(runs):
-    ks = sorted({r["run"]["kernel"] + (", grant hooks" if r["run"].get("grant_hooks") else ", no grant hooks")
-                 for recs in runs for r in recs if "run" in r})
-    return " / ".join(ks) or "unknown"
-
-tip, base = records(tip_path), records(base_path)
-try:
-    run = json.load(open(run_path))
-except (OSError, ValueError) as e:
-    fail("%s: %s" % (run_path, e))
-cols = [("stock, root", base, "root"),
-        ("stock, rootless container", base, "no_rule"),
-        ("tip, rootless container, granted", tip, "rule"),
-        ("tip, rootless container, no rule", tip, "no_rule")]
-merged = [merge(runs, col) for _, runs, col in cols]
-order = merged[0][0] + [s for m in merged[1:] for s in m[0] if s not in merged[0][0]]
-order = list(dict.fromkeys(order))
-
-def esc(s):
-    return s.replace("|", "\\|")
-
-print("Measured %s on %s; stock: %s, tip: %s (`make parity-table`, from the results of"
-      % (run["date"], run["machine"], kernel(base), kernel(tip)))
-print("`make ci` and `make ci-base`; do not edit by hand)")
-print()
-print("| step | " + " | ".join(c[0] for c in cols) + " |")
-print("| --- " * (len(cols) + 1) + "|")
-for s in order:
-    cmd = next((m[1][s][0] for m in merged if s in m[1]), s)
-    cells = [m[1][s][1] if s in m[1] else "no record" for m in merged]
-    print("| %s | %s |" % (esc(cmd), " | ".join(esc(c) for c in cells)))
-differ = [next((m[1][s][0] for m in merged if s in m[1]), s) for s in order
-          if s in merged[0][1] and s in merged[2][1]
-          and merged[0][1][s][1] == "works" and merged[2][1][s][1] != "works"]
-print()
-if differ:
-    print("Works as root on stock, not the same way in the granted container: %s."
-          % "; ".join(esc(c) for c in differ))
-else:
-    print("Every step that works as root on stock works in the granted container.")
-PY
+	python3 "$top/tools/parity_table.py" table "$@"
 }
 
 # cut RESULTS.json: it with container_tools and its parity subtest only
 cut() {
-	python3 - "$1" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-tests = []
-for t in d.get("tests", []):
-    if t.get("name") == "container_tools":
-        t = dict(t, subtests=[s for s in t.get("subtests", []) if s.get("name") == "parity"])
-        t.pop("diagnostics", None)
-        tests.append(t)
-print(json.dumps({"verdict": d.get("verdict"), "reason": d.get("reason"),
-                  "tests": tests}, indent=1))
-PY
+	python3 "$top/tools/parity_table.py" cut "$1"
 }
 
 # run.json: when (the tip run's results, UTC) and where (this machine and
