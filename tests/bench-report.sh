@@ -80,7 +80,7 @@ check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"
 
 # docs/measurements.md's table of ratios is one doc-check reads: every
 # call and caller of it, four ratios each
-n=$(python3 -c 'import sys; sys.path.insert(0, "tools"); import bench_report as b
+n=$(python3 -B -c 'import sys; sys.path.insert(0, "tools"); import bench_report as b
 print(len(b.doc_ratios(open("docs/measurements.md").read().splitlines())))')
 if [ "$n" = 28 ]; then echo "ok doc-check reads docs/measurements.md's 28 ratios"; else
 	echo "not ok doc-check reads $n ratios of docs/measurements.md, not 28"; status=1; fi
