@@ -15,7 +15,8 @@ cd "$top"
 consumers='
 tools/step.sh: results.json step.json
 tools/bisect.sh: step.json
-tools/series-check.sh: step.json series.json
+tools/series-check.sh: step.json series.json commit.json shard.json
+tools/mutate.sh: step.json mutant.json shard.json
 tools/expect.sh: results.json
 tools/kunit-agree.sh: results.json kunit.json
 tools/gh-local.sh: results.json
@@ -54,8 +55,12 @@ while IFS=: read -r file files; do
 	result "$file reads$files" "${why#; }"
 done < "$tmp"
 # and the reader itself has the schemas' words
-for w in no_such_subtest '"cause"' step-write series-add kunit-pfs; do
+for w in no_such_subtest '"cause"' step-write series-table kunit-pfs; do
 	grep -q -F -- "$w" tools/results.py || result "tools/results.py knows $w" missing
+done
+# and the shards' reader and writer, theirs (make mutate, series-check)
+for w in shard.json mutant.json commit.json commit-write mutant-write; do
+	grep -q -F -- "$w" tools/shards.py || result "tools/shards.py knows $w" missing
 done
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,6 +20,18 @@
 #   Equivalent: why no test can kill it (optional; continuation lines
 #     start with white space)
 #
+# SHARD=i/N (tools/shards.py): run only shard i of N's share of the
+# mutants (after MUTANTS), mutant k of the list to shard k mod N + 1, into
+# build/mutate-shards/i-of-N/ instead of build/mutate/; each shard runs
+# the unmutated tip first too. make mutate-merge makes build/mutate's
+# results.tsv and table.txt from every shard's directory: the same as one
+# run of all of them. LIST_ONLY=1: print the mutants this run (or shard)
+# takes, one a line, and stop; nothing is built or written.
+#
+# Each mutant's result is OUTDIR/<mutant>/mutant.json (docs/contracts.md),
+# and OUTDIR/shard.json says which run it belongs to; the table is made
+# from them (tools/shards.py mutate-merge), for one run as for shards.
+#
 # build/mutate/results.tsv, one line a mutant, tab-separated, no header:
 #   1 mutant   its file name without .patch, e.g. 004-map-sysctl-dropped
 #   2 patch    its Patch: field
@@ -34,7 +46,7 @@
 # Exit status 1 when a mutant survived without an Equivalent: field, or
 # any mutant did not build.
 #
-# usage: mutate.sh TREE [PREFIX...]
+# usage: [SHARD=i/N] [LIST_ONLY=1] mutate.sh TREE [PREFIX...]
 #   PREFIX: run only the mutants whose file names start with one of these
 set -eu
 STAGE=mutate
@@ -45,10 +57,13 @@ STAGE=mutate
 tree=$1
 shift
 dir=$top/mutants
-out=$top/build/mutate
-
-git -C "$tree" rev-parse -q --verify main > /dev/null 2>&1 ||
-	die "$tree has no branch main; run make import first"
+shard=${SHARD:-}
+if [ -n "$shard" ]; then
+	out=$top/build/mutate-shards/${shard%%/*}-of-${shard#*/}
+else
+	out=$top/build/mutate
+fi
+shards="python3 $top/tools/shards.py"
 
 # Field $2 of the header of mutant file $1, empty when it has none
 field() {
@@ -79,6 +94,16 @@ for p in "$@"; do
 		die "MUTANTS: no file of mutants/ starts with '$p'" ;;
 	esac
 done
+# This shard's share of them (all of them without SHARD)
+# shellcheck disable=SC2086 # $run: file names, no white space (checked above)
+mine=$($shards pick round-robin "$shard" $run) || die "see above"
+if [ -n "${LIST_ONLY:-}" ]; then
+	[ -z "$mine" ] || echo "$mine" | sed 's/\.patch$//'
+	exit 0
+fi
+
+git -C "$tree" rev-parse -q --verify main > /dev/null 2>&1 ||
+	die "$tree has no branch main; run make import first"
 
 steps=$top/build/steps/linux
 # Where mutant $1 applies: this repository for policy/, else the worktree
@@ -107,13 +132,19 @@ done
 
 rm -rf "$out"
 mkdir -p "$out"
-start=$(date +%s)
-result=$("$top/tools/step.sh" "$out/tip") ||
-	die "the unmutated tip fails ($result; see $out/tip/); make it pass first (make ci)"
-note "unmutated tip: $result, $(($(date +%s) - start)) s"
+# shellcheck disable=SC2046,SC2086 # $run: file names, no white space
+$shards manifest "$out/shard.json" mutate round-robin "$shard" "$tip" \
+	$(printf '%s\n' $run | sed 's/\.patch$//') || die "see above"
+if [ -z "$mine" ]; then
+	note "shard $shard has no mutant: there are fewer than shards"
+else
+	start=$(date +%s)
+	result=$("$top/tools/step.sh" "$out/tip") ||
+		die "the unmutated tip fails ($result; see $out/tip/); make it pass first (make ci)"
+	note "unmutated tip: $result, $(($(date +%s) - start)) s"
+fi
 
-: > "$out/results.tsv"
-for n in $run; do
+for n in $mine; do
 	name=${n%.patch}
 	patch=$(field "$dir/$n" Patch)
 	require_clean "$steps"
@@ -134,32 +165,21 @@ for n in $run; do
 	*)	die "tools/step.sh exited $status on $name (see $out/$name/); fix that, then run again" ;;
 	esac
 	secs=$(($(date +%s) - start))
-	printf '%s\t%s\t%s\t%s\n' "$name" "$patch" "$r" "$secs" >> "$out/results.tsv"
+	$shards mutant-write "$out/$name/mutant.json" "$name" "$patch" "$r" "$secs" \
+		"$out/$name/step.json" || die "no result for $name (see $out/$name/)"
 	note "$name (patch $patch): $r, $secs s ($result)"
 done
 
-echo
-awk -F'\t' 'NR == FNR { if (length($1) > w) w = length($1); next }
-	FNR == 1 { f = "%-" w "s  %-6s %-11s %s\n"
-		printf f, "mutant", "patch", "result", "seconds" }
-	{ printf f, $1, $2, $3, $4 }' "$out/results.tsv" "$out/results.tsv"
-# The mutants whose result is $1, on one line
-with() {
-	awk -F'\t' -v r="$1" '$3 == r { printf "%s ", $1 }' "$out/results.tsv"
-}
-killed=$(with killed)
-survived=$(with survived)
-equivalent=$(with equivalent)
-nobuild=$(with no-build)
-count() {
-	echo $#
-}
-# shellcheck disable=SC2086 # each is a list of words to count
-echo "mutation score: $(count $killed) killed of $(count $run) ($(count $equivalent) equivalent, $(count $nobuild) no-build)"
-echo "results: $out/results.tsv; logs: $out/<mutant>/"
-
-[ -z "$nobuild" ] ||
-	note "no-build, counted neither killed nor survived: ${nobuild% }; make them build (see $out/<mutant>/kernel.log, tests.log)"
-[ -z "$survived" ] ||
-	die "survived: ${survived% }; add a test that fails on each, or an Equivalent: line saying why none can"
-[ -z "$nobuild" ] || exit 1
+# The table and the score, from the mutant.json files (tools/shards.py);
+# a shard's are its share's, until make mutate-merge
+status=0
+if [ -n "$shard" ]; then
+	$shards mutate-merge --part "$out" "$out" || status=$?
+	echo "results: $out/results.tsv, table.txt; logs: $out/<mutant>/"
+	echo "when every shard is done: make mutate-merge (build/mutate-shards/*/ into build/mutate/)"
+else
+	$shards mutate-merge "$out" "$out" || status=$?
+	echo "results: $out/results.tsv, table.txt; logs: $out/<mutant>/"
+fi
+[ "$status" -le 1 ] || die "the table could not be made (see above)"
+exit "$status"

@@ -17,8 +17,8 @@ usage: results.py COMMAND ARGS...
   expect RESULTS.json EXPECT   check subtest results against an .expect file
   step-write STEP.json RESULT CAUSE SUMMARY TEST TRIES TRY [RESULTS.json]
   get JSON KEY                 a top-level value of a JSON object ("" for null)
-  series-add SERIES.json COMMIT SUBJECT CHECKPATCH SECONDS STEP.json
   series-table SERIES.json     series-check's table, for a terminal
+                               (tools/shards.py writes series.json)
   gh-summary [TITLE RESULTS.json]... [--series TITLE SERIES.json]
                                GitHub's job summary and ::error annotations
 
@@ -204,6 +204,14 @@ def series_row(row):
     return [row["commit"], row["subject"], build, cpw, tests, "%d s" % row["seconds"]]
 
 
+def series_table(commits):
+    """series-check's table of series.json's commits, for a terminal"""
+    table = "%-12s %-60s %-5s %-11s %s\n" % ("commit", "subject", "build", "checkpatch", "tests")
+    for r in commits:
+        table += "%-12s %-60s %-5s %-11s %s, %s\n" % tuple(series_row(r))
+    return table
+
+
 def gh_esc(s, prop=False):
     s = s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return s.replace(":", "%3A").replace(",", "%2C") if prop else s
@@ -298,21 +306,8 @@ def main(argv):
         elif cmd == "get" and len(args) == 2:
             v = load(args[0]).get(args[1])
             print("" if v is None else v if isinstance(v, str) else json.dumps(v))
-        elif cmd == "series-add" and len(args) == 6:
-            path, commit, subject, cp, seconds, step = args
-            d = load(path) if os.path.exists(path) else {"commits": []}
-            d["commits"].append({"commit": commit, "subject": subject,
-                                 "checkpatch": checkpatch_counts(cp),
-                                 "seconds": int(seconds), "step": load(step)})
-            with open(path + ".tmp", "w") as f:
-                json.dump(d, f, indent=1)
-                f.write("\n")
-            os.replace(path + ".tmp", path)
         elif cmd == "series-table" and len(args) == 1:
-            rows = [series_row(r) for r in load(args[0])["commits"]]
-            print("\n%-12s %-60s %-5s %-11s %s" % ("commit", "subject", "build", "checkpatch", "tests"))
-            for r in rows:
-                print("%-12s %-60s %-5s %-11s %s, %s" % tuple(r))
+            print("\n" + series_table(load(args[0])["commits"]), end="")
         elif cmd == "gh-summary":
             gh_summary(args, sys.stdout, sys.stderr)
         else:

@@ -9,23 +9,50 @@
 # of TREE's HEAD, checked out in the steps worktree (tools/lib.sh): TREE,
 # with what you have not committed, and the tip's build stay as they are.
 #
-# usage: series-check.sh TREE
+# SHARD=i/N (tools/shards.py): run only shard i of N's share, a run of
+# consecutive commits (each commit builds incrementally on the one before
+# it), into build/series-check-shards/i-of-N/ instead of
+# build/series-check/; make series-check-merge makes build/series-check's
+# series.json and table from every shard's directory, the same as one run.
+# LIST_ONLY=1: print the commits this run (or shard) takes, one a line,
+# and stop; nothing is built or written.
+#
+# usage: [SHARD=i/N] [LIST_ONLY=1] series-check.sh TREE
 set -eu
 STAGE=series-check
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+[ $# -eq 1 ] || die "usage: series-check.sh TREE"
 tree=$1
+shard=${SHARD:-}
 # make series-check KCONFIG=debug: the debug kernel, results apart
 out=$top/build/series-check${KCONFIG:+-$KCONFIG}
+[ -z "$shard" ] || out=$out-shards/${shard%%/*}-of-${shard#*/}
+shards="python3 $top/tools/shards.py"
+
+tip=$(git -C "$tree" rev-parse -q --verify HEAD) ||
+	die "$tree has no commits; run make import first"
+base=$(git -C "$tree" rev-parse -q --verify --short base) ||
+	die "$tree has no tag base; run make import first"
+commits="$base $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip")"
+# This shard's share (all of them without SHARD)
+# shellcheck disable=SC2086 # $commits: short ids
+mine=$($shards pick contiguous "$shard" $commits) || die "see above"
+if [ -n "${LIST_ONLY:-}" ]; then
+	[ -z "$mine" ] || echo "$mine"
+	exit 0
+fi
 
 steps=$top/build/steps/linux
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	note "$tree has uncommitted changes: they are not checked, its commits are"
-tip=$(git -C "$tree" rev-parse HEAD)
 steps_tree "$tree" "$tip" "$steps"
 rm -rf "$out"
 mkdir -p "$out"
+# shellcheck disable=SC2086 # $commits: short ids
+$shards manifest "$out/shard.json" series-check contiguous "$shard" "$tip" $commits ||
+	die "see above"
 
 # checkpatch --strict's report on commit $1, in $out/$1.checkpatch
 checkpatch() {
@@ -35,29 +62,34 @@ checkpatch() {
 		> "$out/$1.checkpatch" || true
 }
 
-# series.json (docs/contracts.md): per commit, its checkpatch counts and
-# what step.sh found (its step.json); the table and the job summary are
-# made from it (tools/results.py).
-failed=0
-for c in $(git -C "$tree" rev-parse --short base) \
-	 $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip"); do
+# Per commit, $out/COMMIT/commit.json (docs/contracts.md): its checkpatch
+# counts and what step.sh found (its step.json); series.json, the table
+# and the job summary are made from them (tools/shards.py series-merge).
+for c in $mine; do
 	git -C "$steps" checkout -q --detach "$c"
 	subject=$(git -C "$tree" log -1 --format=%s "$c" | cut -c1-60)
 	start=$(date +%s)
-	if [ "$(git -C "$tree" rev-parse "$c")" = "$(git -C "$tree" rev-parse base)" ]; then
+	if [ "$c" = "$base" ]; then
 		cp=-
 	else
 		checkpatch "$c"
 		cp=$out/$c.checkpatch
 	fi
-	summary=$("$top/tools/step.sh" "$out/$c") || failed=1
+	summary=$("$top/tools/step.sh" "$out/$c") || true
 	[ -f "$out/$c/step.json" ] ||
 		die "step.sh wrote no $out/$c/step.json: $summary"
-	python3 "$top/tools/results.py" series-add "$out/series.json" "$c" "$subject" \
-		"$cp" "$(($(date +%s) - start))" "$out/$c/step.json"
+	$shards commit-write "$out/$c/commit.json" "$c" "$subject" \
+		"$cp" "$(($(date +%s) - start))" "$out/$c/step.json" || die "see above"
 	note "$c $subject: $summary"
 done
 
-python3 "$top/tools/results.py" series-table "$out/series.json"
+status=0
+if [ -n "$shard" ]; then
+	$shards series-merge --part "$out" "$out" || status=$?
+	echo "when every shard is done: make series-check-merge (${out%/*}/*/ into ${out%-shards/*}/)"
+else
+	$shards series-merge "$out" "$out" || status=$?
+fi
 echo "checkpatch reports: $out/<commit>.checkpatch"
-[ $failed -eq 0 ] || die "a commit does not build or its tests fail: the series is not bisectable"
+[ "$status" -le 1 ] || die "the table could not be made (see above)"
+[ "$status" -eq 0 ] || die "a commit does not build or its tests fail: the series is not bisectable"
