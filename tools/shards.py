@@ -48,6 +48,8 @@ import json
 import os
 import sys
 
+# no tools/__pycache__ in the checkout
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results  # noqa: E402
 
