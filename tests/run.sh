@@ -16,8 +16,9 @@ for t in tests/verdict.sh tests/import.sh tests/expect.sh tests/step-outcome.sh 
 	echo "# $t"
 	"$t" || status=1
 done
-# the readers of the JSON files that stages pass (docs/contracts.md)
-for t in tests/results_test.py tests/contracts.sh; do
+# the readers of the JSON files that stages pass (docs/contracts.md), and
+# the shards of mutate and series-check merged as one run (tools/shards.py)
+for t in tests/results_test.py tests/shards_test.py tests/shards.sh tests/contracts.sh; do
 	echo "# $t"
 	"$t" || status=1
 done

@@ -1,0 +1,226 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# SHARD=i/N and the merges (tools/shards.py), with nothing built:
+#
+# 1. The per-item results of tests/fixtures/shards/ (mutant.json and
+#    commit.json files, as make mutate and make series-check write them),
+#    laid out as one unsharded run and as the shards of one run, 2 and 3
+#    of them, each shard holding the items that shards.py pick gives it
+#    and a manifest written by shards.py manifest, as the scripts do: the
+#    merges of the shards give byte for byte the results.tsv, table.txt
+#    and series.json, the output and the exit status of the unsharded
+#    run's.
+# 2. tools/mutate.sh (on mutants/) and tools/series-check.sh (on a
+#    throw-away tree of 7 commits) with LIST_ONLY=1: the items each shard
+#    takes, for several N; together they are the unsharded run's, each
+#    once; series-check's shards are runs of consecutive commits, in
+#    order.
+set -eu
+STAGE=tests/shards.sh
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/../tools/lib.sh"
+
+fx=$top/tests/fixtures/shards
+shards="python3 $top/tools/shards.py"
+tmp=$(mktemp -d)
+on_exit 'rm -rf "$tmp"'
+
+n=0
+failed=0
+result() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1: $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# layout STAGE SPLIT SHARD DIR: shard SHARD ("" for unsharded) of the
+# fixtures of STAGE in DIR, as the stage's script leaves it
+layout() {
+	mkdir -p "$4"
+	# shellcheck disable=SC2046 # the items: names without white space
+	$shards manifest "$4/shard.json" "$1" "$2" "$3" 0123abcd $(cat "$fx/$1/items")
+	# shellcheck disable=SC2046
+	for x in $($shards pick "$2" "$3" $(cat "$fx/$1/items")); do
+		cp -R "$fx/$1/$x" "$4/$x"
+	done
+}
+
+# merge STAGE OUT DIR...: the merge into OUT, its output, stderr and
+# exit status beside
+merge() {
+	stage=$1
+	o=$2
+	shift 2
+	status=0
+	$shards "${stage%-check}-merge" "$o" "$@" > "$o.stdout" 2> "$o.stderr" || status=$?
+	echo "$status" > "$o.status"
+}
+
+# same A B FILE...: each FILE of merge outputs A and B, byte for byte
+same() {
+	why=
+	for f in $3; do
+		cmp -s "$1/$f" "$2/$f" || why="$why; $f differs"
+	done
+	for f in stdout stderr status; do
+		cmp -s "$1.$f" "$2.$f" || why="$why; the $f differs"
+	done
+	printf '%s' "${why#; }"
+}
+
+for stage in mutate series-check; do
+	case $stage in
+	mutate) split=round-robin files="results.tsv table.txt" ;;
+	*) split=contiguous files="series.json table.txt" ;;
+	esac
+	layout "$stage" "$split" "" "$tmp/$stage/whole"
+	merge "$stage" "$tmp/$stage/out-whole" "$tmp/$stage/whole"
+	for f in $files; do
+		[ -s "$tmp/$stage/out-whole/$f" ] || result "$stage: the unsharded run's $f" missing
+	done
+	for N in 2 3; do
+		dirs=
+		i=1
+		while [ $i -le $N ]; do
+			layout "$stage" "$split" "$i/$N" "$tmp/$stage/$N/$i-of-$N"
+			dirs="$dirs $tmp/$stage/$N/$i-of-$N"
+			i=$((i + 1))
+		done
+		# shellcheck disable=SC2086 # $dirs: paths without white space
+		merge "$stage" "$tmp/$stage/out-$N" $dirs
+		result "$stage: $N shards merged = one unsharded run ($files, output, status)" \
+			"$(same "$tmp/$stage/out-whole" "$tmp/$stage/out-$N" "$files")"
+	done
+	# the shards in another order
+	merge "$stage" "$tmp/$stage/out-rev" "$tmp/$stage/2/2-of-2" "$tmp/$stage/2/1-of-2"
+	result "$stage: 2 shards merged in the other order = one run" \
+		"$(same "$tmp/$stage/out-whole" "$tmp/$stage/out-rev" "$files")"
+	# a shard left out
+	merge "$stage" "$tmp/$stage/out-one" "$tmp/$stage/3/1-of-3" "$tmp/$stage/3/3-of-3"
+	why=
+	[ "$(cat "$tmp/$stage/out-one.status")" = 2 ] || why="status $(cat "$tmp/$stage/out-one.status")"
+	grep -q 'shard 2 of 3 missing' "$tmp/$stage/out-one.stderr" ||
+		why="$why; $(cat "$tmp/$stage/out-one.stderr")"
+	result "$stage: a merge without shard 2 of 3 fails, naming it" "${why#; }"
+	# shards of two runs
+	merge "$stage" "$tmp/$stage/out-mixed" "$tmp/$stage/2/1-of-2" "$tmp/$stage/3/2-of-3" \
+		"$tmp/$stage/3/3-of-3"
+	result "$stage: shards of a 2-shard and a 3-shard run do not merge" "$(
+		[ "$(cat "$tmp/$stage/out-mixed.status")" = 2 ] || echo "it merged them")"
+done
+
+# The mutate fixtures hold a survivor and a no-build: the run fails
+# (status 1) and says so, sharded or not
+why=
+[ "$(cat "$tmp/mutate/out-whole.status")" = 1 ] || why="status $(cat "$tmp/mutate/out-whole.status")"
+grep -q '^mutate: survived: 117-cpumap-any-cpu;' "$tmp/mutate/out-whole.stderr" ||
+	why="$why; no survivor named"
+grep -q '^mutate: no-build, .*: 080-verifier-priv-from-current;' "$tmp/mutate/out-whole.stderr" ||
+	why="$why; no no-build named"
+result "mutate: the fixtures' survivor and no-build fail the run" "${why#; }"
+result "mutate: the score of the fixtures" "$(
+	grep -qx 'mutation score: 5 killed of 8 (1 equivalent, 1 no-build)' \
+		"$tmp/mutate/out-whole/table.txt" || tail -n 1 "$tmp/mutate/out-whole/table.txt")"
+python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["commits"]:
+    print(r["commit"])' "$tmp/series-check/out-whole/series.json" > "$tmp/series.order"
+result "series-check: the fixtures' series.json lists the commits in order" "$(
+	cmp -s "$tmp/series.order" "$fx/series-check/items" || echo "not in the items' order")"
+
+# 2. Which items each shard takes: the scripts' own LIST_ONLY=1
+# partition WHAT SPLIT WHOLE_FILE SHARD_FILES...: the shards' lists
+# together are the whole, each item once (contiguous: in order, too)
+partition() {
+	whole=$3
+	what=$1
+	split=$2
+	shift 3
+	cat "$@" > "$tmp/union"
+	why=
+	[ -s "$whole" ] || why="the unsharded run lists nothing"
+	[ -z "$(sort "$tmp/union" | uniq -d)" ] ||
+		why="$why; in two shards: $(sort "$tmp/union" | uniq -d | tr '\n' ' ')"
+	sort "$whole" > "$tmp/whole.sorted"
+	sort -u "$tmp/union" | cmp -s - "$tmp/whole.sorted" ||
+		why="$why; the shards' union is not the whole"
+	if [ "$split" = contiguous ]; then
+		cmp -s "$tmp/union" "$whole" || why="$why; not consecutive runs in order"
+	else
+		# round robin: shard i's first item is the whole list's i-th
+		i=1
+		for f in "$@"; do
+			[ ! -s "$f" ] || [ "$(head -n 1 "$f")" = "$(sed -n "${i}p" "$whole")" ] ||
+				why="$why; shard $i does not start with item $i"
+			i=$((i + 1))
+		done
+	fi
+	result "$what: $# shards, $(wc -l < "$tmp/union") items, each once" "${why#; }"
+}
+
+# shards_of SCRIPT TREE N OUTPREFIX [ARG...]: LIST_ONLY=1 of shards 1 to N
+shards_of() {
+	script=$1
+	tree=$2
+	N=$3
+	pre=$4
+	shift 4
+	files=
+	i=1
+	while [ $i -le "$N" ]; do
+		SHARD=$i/$N LIST_ONLY=1 "$top/tools/$script" "$tree" "$@" > "$pre.$i"
+		files="$files $pre.$i"
+		i=$((i + 1))
+	done
+	echo "$files"
+}
+
+LIST_ONLY=1 "$top/tools/mutate.sh" none > "$tmp/mutate.all"
+result "mutate: LIST_ONLY=1 lists every mutant of mutants/" "$(
+	[ "$(wc -l < "$tmp/mutate.all")" -eq "$(find "$top/mutants" -name '*.patch' | wc -l)" ] ||
+	echo "$(wc -l < "$tmp/mutate.all") listed")"
+for N in 1 2 4 7; do
+	# shellcheck disable=SC2046 # the file names
+	partition "mutate SHARD=i/$N" round-robin "$tmp/mutate.all" \
+		$(shards_of mutate.sh none $N "$tmp/mutate.$N")
+done
+LIST_ONLY=1 "$top/tools/mutate.sh" none 00 10 > "$tmp/mutate.some"
+# shellcheck disable=SC2046
+partition "mutate MUTANTS='00 10' SHARD=i/4" round-robin "$tmp/mutate.some" \
+	$(shards_of mutate.sh none 4 "$tmp/mutate.some" 00 10)
+
+# A throw-away tree: base and 6 commits
+tree=$tmp/tree
+git init -q "$tree"
+i=0
+while [ $i -le 6 ]; do
+	echo $i > "$tree/file"
+	git -C "$tree" add file
+	harness_git -C "$tree" commit -q -m "commit $i"
+	[ $i -gt 0 ] || git -C "$tree" tag base
+	i=$((i + 1))
+done
+LIST_ONLY=1 "$top/tools/series-check.sh" "$tree" > "$tmp/series.all"
+result "series-check: LIST_ONLY=1 lists base and the 6 commits, in order" "$(
+	[ "$(git -C "$tree" rev-list --reverse --abbrev-commit HEAD)" = "$(cat "$tmp/series.all")" ] ||
+	echo "it lists $(tr '\n' ' ' < "$tmp/series.all")")"
+for N in 1 2 3 7 9; do
+	# shellcheck disable=SC2046
+	partition "series-check SHARD=i/$N" contiguous "$tmp/series.all" \
+		$(shards_of series-check.sh "$tree" $N "$tmp/series.$N")
+done
+
+# A SHARD that is not i/N stops the run before anything
+for bad in 0/2 3/2 2 a/b 1/0 /2; do
+	status=0
+	SHARD=$bad LIST_ONLY=1 "$top/tools/mutate.sh" none > /dev/null 2> "$tmp/err" || status=$?
+	result "SHARD=$bad is refused" "$([ $status -ne 0 ] && grep -q 'give i/N' "$tmp/err" ||
+		echo "status $status: $(cat "$tmp/err")")"
+done
+
+[ "$failed" -eq 0 ] || die "$failed of $n failed"
+echo "# shards: $n passed"
