@@ -221,13 +221,6 @@ import: ## unpack linux-source-6.1 into build/linux, tag base, git am the overla
 export: ## write build/linux's commits after base back into kernel-overlay/
 	tools/export.sh $(KSRC) $(OVERLAY)
 
-config: $(KOBJ)/.config ## merge ci/kernel.config onto tinyconfig and check it
-
-$(KOBJ)/.config: $(FRAGMENT) tools/config.sh
-	tools/config.sh $(KSRC) $(KOBJ) $(FRAGMENT)
-
-kernel: config ## build bzImage out of tree, in build/kernel
-	+$(KMAKE) bzImage
 # Following Debian's kernel (issue 22). make rebase runs make ci on the
 # rebased series; REBASE_CI=0 stops after the rebase and the export.
 REBASE_CI ?=
@@ -251,6 +244,13 @@ rebase-abort: ## give up a make rebase that stopped: the tree back as it was, th
 versions: ## [APPLY_ONLY=1] [VERSIONS=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
 	tools/versions.sh $(OVERLAY) $(B)/versions
 
+config: $(KOBJ)/.config ## merge ci/kernel.config onto tinyconfig and check it
+
+$(KOBJ)/.config: $(FRAGMENT) tools/config.sh
+	tools/config.sh $(KSRC) $(KOBJ) $(FRAGMENT)
+
+kernel: config ## build bzImage out of tree, in build/kernel
+	+$(KMAKE) bzImage
 
 # guest-tests, not tests: tests/ holds the harness's own tests.
 guest-tests: ## build the guest's test binaries against the kernel's vmlinux.h
@@ -313,15 +313,41 @@ verdict: $(VERDICT) ## parse the serial log: summary, KTAP, JUnit and JSON in bu
 bisect: ## GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]] [TRIES=N]: the first bad commit (TEST unset: the whole suite)
 	tools/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"
 
-series-check: ## build, checkpatch and test every commit from base to the tip
-	tools/series-check.sh $(KSRC)
+# SHARD=i/N: mutate and series-check run only shard i of N's share
+# (tools/shards.py), into build/mutate-shards/i-of-N/ and
+# build/series-check-shards/i-of-N/; mutate-merge and series-check-merge
+# then make, from every shard's directory, the table and score one run
+# makes. LIST_ONLY=1: the mutants or commits a run (or shard) takes, and
+# nothing built.
+SHARD ?=
+LIST_ONLY ?=
+SERIES_O := $(B)/series-check$(if $(KCONFIG),-$(KCONFIG))
+.PHONY: series-check-merge mutate-merge
+
+series-check: ## [SHARD=i/N] [LIST_ONLY=1] build, checkpatch and test every commit from base to the tip
+	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/series-check.sh $(KSRC)
+
+# Each merge replaces the run directory it writes, and only when there are
+# shards to merge.
+series-check-merge: ## series.json and the table in build/series-check/ from every shard of build/series-check-shards/
+	@ls -d $(SERIES_O)-shards/*/ > /dev/null 2>&1 || { echo \
+		"series-check-merge: no shard in $(SERIES_O)-shards/; make series-check SHARD=i/N first"; exit 1; }
+	rm -rf $(SERIES_O) && mkdir -p $(SERIES_O)
+	python3 tools/shards.py series-merge $(SERIES_O) $(SERIES_O)-shards/*/
 
 bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by side
 	tools/bench.sh $(KSRC)
 
-# Not part of check: one build and boot per mutant (.github/workflows/daily.yml).
-mutate: ## [MUTANTS=<prefixes>] the suite on each mutant of mutants/; the mutation score
-	tools/mutate.sh $(KSRC) $(MUTANTS)
+# Not part of check: one build and boot per mutant (.github/workflows/daily.yml,
+# in shards).
+mutate: ## [MUTANTS=<prefixes>] [SHARD=i/N] [LIST_ONLY=1] the suite on each mutant of mutants/; the mutation score
+	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/mutate.sh $(KSRC) $(MUTANTS)
+
+mutate-merge: ## results.tsv, the table and the score in build/mutate/ from every shard of build/mutate-shards/
+	@ls -d $(B)/mutate-shards/*/ > /dev/null 2>&1 || { echo \
+		"mutate-merge: no shard in $(B)/mutate-shards/; make mutate SHARD=i/N first"; exit 1; }
+	rm -rf $(B)/mutate && mkdir -p $(B)/mutate
+	python3 tools/shards.py mutate-merge $(B)/mutate $(B)/mutate-shards/*/
 
 # Not part of check: libFuzzer on the verdict parser, its findings in build/fuzz/.
 FUZZ_SECONDS ?= 60
