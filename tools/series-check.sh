@@ -33,7 +33,7 @@ shards="python3 $top/tools/shards.py"
 
 tip=$(git -C "$tree" rev-parse -q --verify HEAD) ||
 	die "$tree has no commits; run make import first"
-base=$(git -C "$tree" rev-parse -q --verify --short base) ||
+base=$(git -C "$tree" rev-parse -q --verify --short "base^{commit}") ||
 	die "$tree has no tag base; run make import first"
 commits="$base $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip")"
 # This shard's share (all of them without SHARD)
