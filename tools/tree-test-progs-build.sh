@@ -95,13 +95,18 @@ find "$obj" -maxdepth 1 -type f \( -name test_progs -o -name '*.bpf.o' \
 	-o -name '*.sh' \) -exec cp -p {} "$out/tree/" \;
 [ -x "$out/tree/test_progs" ] || die "the build left no $obj/test_progs"
 
-# ldd names each library a program needs by the path it resolved to
+# ldd names each library a program needs by the path it resolved to;
+# glibc loads libgcc_s at run time, for pthread_exit() and cancellation
+# (map_lock, spinlock and bpf_iter's threads abort without it).
 rm -rf "$out/libs"
 mkdir -p "$out/libs"
-for f in "$out/tree/test_progs" "$out/tree/urandom_read" "$out/tree/"*.so; do
-	[ -f "$f" ] || continue
-	ldd "$f" | grep -o '/[^ ]*' || true
-done | sort -u | while read -r lib; do
+{
+	for f in "$out/tree/test_progs" "$out/tree/urandom_read" "$out/tree/"*.so; do
+		[ -f "$f" ] || continue
+		ldd "$f" | grep -o '/[^ ]*' || true
+	done
+	echo "/lib/$(gcc -dumpmachine)/libgcc_s.so.1"
+} | sort -u | while read -r lib; do
 	case $lib in
 	"$out"/*) ;;
 	*) cp --parents -L "$lib" "$out/libs/" ;;
