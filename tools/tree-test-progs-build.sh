@@ -94,6 +94,9 @@ find "$obj" -maxdepth 1 -type f \( -name test_progs -o -name '*.bpf.o' \
 	-o -name urandom_read -o -name xdp_synproxy -o -name sign-file \
 	-o -name '*.sh' \) -exec cp -p {} "$out/tree/" \;
 [ -x "$out/tree/test_progs" ] || die "the build left no $obj/test_progs"
+# core_reloc_btfgen runs ./bpftool, the bootstrap build the Makefile
+# links there (a link this copy would not follow)
+cp -p "$obj/tools/build/bpftool/bootstrap/bpftool" "$out/tree/"
 
 # ldd names each library a program needs by the path it resolved to;
 # glibc loads libgcc_s at run time, for pthread_exit() and cancellation
@@ -101,7 +104,8 @@ find "$obj" -maxdepth 1 -type f \( -name test_progs -o -name '*.bpf.o' \
 rm -rf "$out/libs"
 mkdir -p "$out/libs"
 {
-	for f in "$out/tree/test_progs" "$out/tree/urandom_read" "$out/tree/"*.so; do
+	for f in "$out/tree/test_progs" "$out/tree/urandom_read" "$out/tree/bpftool" \
+		"$out/tree/"*.so; do
 		[ -f "$f" ] || continue
 		ldd "$f" | grep -o '/[^ ]*' || true
 	done
