@@ -96,7 +96,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
@@ -199,6 +199,11 @@ upstream-selftests: ## the tree's own BPF selftests (test_verifier, test_maps, a
 	$(MAKE) --no-print-directory kernel kernel-base KCONFIG=upstream
 	tools/upstream-selftests.sh $(KSRC) main $(B)/kernel-upstream $(BASE_SRC) \
 		$(B)/base/kernel-upstream $(UPSTREAM_O) $(UPSTREAM_O)/tree-test-progs
+
+# README's block of figures comes from the run that tests/fixtures/
+# upstream-run keeps, which tests/upstream-results.sh checks it against.
+upstream-doc: ## README's upstream-selftests figures, from build/upstream (after make upstream-selftests)
+	python3 tools/upstream_results.py doc update $(UPSTREAM_O) tests/fixtures/upstream-run README.md
 
 selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
 	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests

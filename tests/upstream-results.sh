@@ -50,4 +50,24 @@ cp "$f/compare.expect" "$out/run/compare.tsv"
 cp "$f/rerun-beta.tsv" "$out/run/rerun.tsv"
 cp "$f/base-failures.expect" "$out/run/base-failures.tsv"
 check markdown 0 markdown "$out/run"
+
+# A document's block: written from a run, it checks; edited, it does not
+printf 'text\n<!-- upstream-selftests begin -->\nold\n<!-- upstream-selftests end -->\nmore\n' \
+	> "$out/doc.md"
+if python3 tools/upstream_results.py doc update "$out/run" "$out/kept" "$out/doc.md" &&
+	python3 tools/upstream_results.py doc check "$out/kept" "$out/doc.md" &&
+	grep -q '^test_progs passes 33.3% of its tests on base.$' "$out/doc.md" &&
+	sed -n '$p' "$out/doc.md" | grep -q '^more$'; then
+	echo "ok doc update and check"
+else
+	echo "not ok doc update and check"
+	status=1
+fi
+sed -i 's/33\.3%/90.0%/' "$out/doc.md"
+if python3 tools/upstream_results.py doc check "$out/kept" "$out/doc.md" 2> /dev/null; then
+	echo "not ok doc check: an edited figure passed"
+	status=1
+else
+	echo "ok doc check: an edited figure fails"
+fi
 exit $status

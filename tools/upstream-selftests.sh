@@ -68,7 +68,9 @@
 #                             seconds}, coverage_percent (base's passes
 #                             in percent of the tests run),
 #                             base_fail_cause:CAUSE (failures on base of
-#                             that cause), seconds (the whole run)
+#                             that cause), seconds (the whole run),
+#                             date (UTC), cpus (this machine's), accel
+#                             (QEMU's: kvm or tcg)
 #   summary.md                the figures, the results that differ and
 #                             the failures on base by cause, in Markdown
 #
@@ -236,8 +238,12 @@ results base-failures "$out/base/serial.log" "$out/base/test_progs.tsv" \
 	"$here/ci/upstream.causes" > "$out/base-failures.tsv"
 
 # The figures of the run
-results summary "$out/base/test_progs.tsv" "$out/tip/test_progs.tsv" \
-	"$out/base-failures.tsv" "$(($(date +%s) - start))" > "$out/summary.tsv"
+{
+	results summary "$out/base/test_progs.tsv" "$out/tip/test_progs.tsv" \
+		"$out/base-failures.tsv" "$(($(date +%s) - start))"
+	printf 'date\t%s\ncpus\t%s\naccel\t%s\n' "$(date -u +%Y-%m-%d)" "$(nproc)" \
+		"$(cat "${ACCEL_CACHE:-/dev/null}" 2> /dev/null || echo "${ACCEL:-probed}")"
+} > "$out/summary.tsv"
 
 echo "upstream-selftests: base $(git -C "$ksrc" rev-parse --short 'base^{commit}'), tip $(git -C "$ksrc" rev-parse --short "$commit") ($rev)"
 echo "  base  tip   name"

@@ -23,6 +23,15 @@ Each subcommand reads its arguments' files and writes one file on stdout:
   summary BASE_TP TIP_TP BASE_FAILURES SECONDS
                               summary.tsv
   durations LOG               how long each test binary of a boot ran
+  doc update OUT FIXTURES DOC...
+  doc check FIXTURES DOC...   the run's figures in documents: "update"
+                              copies OUT's summary, compare, rerun and
+                              base-failures files into FIXTURES and
+                              writes its Markdown (dated, with the
+                              machine) between each DOC's
+                              "<!-- upstream-selftests begin -->" and
+                              "end" markers; "check" exits 1 unless each
+                              DOC's block is that of FIXTURES
   markdown OUT                the run in OUT as Markdown: the figures,
                               the tests whose results differ (with their
                               rerun verdicts), the failures on base by
@@ -431,6 +440,57 @@ def markdown(out_dir):
     return "\n".join(lines) + "\n"
 
 
+RUN_FILES = ("summary.tsv", "compare.tsv", "rerun.tsv", "base-failures.tsv")
+DOC_BEGIN = "<!-- upstream-selftests begin -->"
+DOC_END = "<!-- upstream-selftests end -->"
+
+
+def doc_block(run_dir):
+    """The block a document quotes: where and when the run was, then its
+    Markdown."""
+    fig = {r[0]: r[1] for r in read_tsv(run_dir + "/summary.tsv")}
+    head = ("From `make upstream-selftests` on %s (%s CPUs, QEMU %s; %s s in "
+            "all), `build/upstream/summary.md`; `make upstream-doc` "
+            "rewrites this block.\n\n"
+            % (fig.get("date", "-"), fig.get("cpus", "-"),
+               fig.get("accel", "-"), fig.get("seconds", "-")))
+    return DOC_BEGIN + "\n" + head + markdown(run_dir) + DOC_END
+
+
+def doc_splice(path, block):
+    """PATH's text with its marked block replaced by BLOCK."""
+    text = open(path, encoding="utf-8").read()
+    begin, end = text.find(DOC_BEGIN), text.find(DOC_END)
+    if begin < 0 or end < begin:
+        sys.exit("%s has no %s ... %s block" % (path, DOC_BEGIN, DOC_END))
+    return text[:begin] + block + text[end + len(DOC_END):]
+
+
+def doc(action, args):
+    if action == "update":
+        out, fixtures, docs = args[0], args[1], args[2:]
+        import os
+        import shutil
+        os.makedirs(fixtures, exist_ok=True)
+        for f in RUN_FILES:
+            shutil.copyfile(os.path.join(out, f), os.path.join(fixtures, f))
+    else:
+        fixtures, docs = args[0], args[1:]
+    block = doc_block(fixtures)
+    status = 0
+    for path in docs:
+        text = doc_splice(path, block)
+        if action == "update":
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        elif text != open(path, encoding="utf-8").read():
+            print("%s: the upstream-selftests block is not that of %s; run "
+                  "make upstream-doc after make upstream-selftests"
+                  % (path, fixtures), file=sys.stderr)
+            status = 1
+    return status
+
+
 def write(rows):
     for r in rows:
         sys.stdout.write("\t".join(str(x) for x in r) + "\n")
@@ -438,6 +498,13 @@ def write(rows):
 
 def main(argv):
     cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
+    if cmd == "doc":
+        action = args[0] if args else ""
+        if action == "update" and len(args) >= 4:
+            return doc("update", args[1:])
+        if action == "check" and len(args) >= 3:
+            return doc("check", args[1:])
+        sys.exit(__doc__)
     nargs = {"parse": 3, "tp": 1, "compare": 2, "rerun-list": 1, "verdicts": 5,
              "report": 2, "base-failures": 3, "summary": 4, "durations": 1,
              "markdown": 1}
