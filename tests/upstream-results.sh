@@ -70,4 +70,11 @@ if python3 tools/upstream_results.py doc check "$out/kept" "$out/doc.md" 2> /dev
 else
 	echo "ok doc check: an edited figure fails"
 fi
+# README's block is that of the run tests/fixtures/upstream-run keeps
+if python3 tools/upstream_results.py doc check tests/fixtures/upstream-run README.md; then
+	echo "ok README's upstream-selftests block"
+else
+	echo "not ok README's upstream-selftests block"
+	status=1
+fi
 exit $status
