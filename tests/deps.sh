@@ -10,37 +10,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok $((pass + fail)) $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) $1"
-	sed 's/^/# /' "$tmp/out"
-}
-
-# expect NAME STATUS PATTERN CMD...: CMD exits with STATUS (0 or nonzero)
-# and its output matches the grep -E PATTERN ("": any output, none too).
-# The output stays in $tmp/last for the checks that follow.
-expect() {
-	name=$1 want=$2 pattern=$3
-	shift 3
-	if "$@" > "$tmp/out" 2>&1; then got=0; else got=1; fi
-	[ "$want" = 0 ] || want=1
-	cp "$tmp/out" "$tmp/last"
-	if [ "$got" = "$want" ] && { [ -z "$pattern" ] || grep -qE -- "$pattern" "$tmp/out"; }; then
-		ok "$name"
-	else
-		not_ok "$name (exit $got, wanted $want and /$pattern/)"
-	fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$tmp/bin" "$tmp/overlay"
 # The archive: what apt-cache madison prints, in its file's order
@@ -100,5 +71,4 @@ expect no_lists_no_rebase 0 "^absent$" sh -c "grep -q 'make rebase' '$tmp/last' 
 expect linux_source_unknown 1 "6.1.999-1 is not in the apt sources \(they offer: 6.1.192-10 6.1.192-3" \
 	env VERSIONS_DIR="$tmp/versions" "$top/tools/linux-source.sh" 6.1.999-1
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -9,35 +9,8 @@ set -eu
 
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok $((pass + fail)) $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) $1"
-	sed 's/^/# /' "$tmp/out"
-}
-
-# expect NAME STATUS PATTERN CMD...: CMD exits with STATUS (0 or nonzero)
-# and its output matches the grep -E PATTERN.
-expect() {
-	name=$1 want=$2 pattern=$3
-	shift 3
-	if "$@" > "$tmp/out" 2>&1; then got=0; else got=1; fi
-	[ "$want" = 0 ] || want=1
-	if [ "$got" = "$want" ] && grep -qE "$pattern" "$tmp/out"; then
-		ok "$name"
-	else
-		not_ok "$name (exit $got, wanted $want and /$pattern/)"
-	fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # A two-file "kernel" tarball and an overlay of two patches made against it.
 mkdir -p "$tmp/src/linux-source-6.1/kernel"
@@ -108,5 +81,4 @@ expect refuses_foreign_dir 1 "not an imported tree" imp
 expect missing_tarball 1 "apt-get install linux-source-6.1" \
 	env KERNEL_TARBALL="$tmp/none.tar.xz" "$top/tools/import.sh" "$tmp/linux-new" "$overlay"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

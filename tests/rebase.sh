@@ -10,37 +10,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok $((pass + fail)) $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) $1"
-	sed 's/^/# /' "$tmp/out"
-}
-
-# expect NAME STATUS PATTERN CMD...: CMD exits with STATUS (0 or nonzero)
-# and its output matches the grep -E PATTERN. The output stays in
-# $tmp/last for the checks that follow.
-expect() {
-	name=$1 want=$2 pattern=$3
-	shift 3
-	if "$@" > "$tmp/out" 2>&1; then got=0; else got=1; fi
-	[ "$want" = 0 ] || want=1
-	cp "$tmp/out" "$tmp/last"
-	if [ "$got" = "$want" ] && grep -qE -- "$pattern" "$tmp/out"; then
-		ok "$name"
-	else
-		not_ok "$name (exit $got, wanted $want and /$pattern/)"
-	fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 g() { git -c user.name=t -c user.email=t@t "$@"; }
 
@@ -165,5 +136,4 @@ expect pinned_gone 1 "3.0-1, the series' base, is neither in .* nor in the apt s
 expect pinned_gone_patch_named 0 "patch 0001-bpf-first.patch \(1 of 2\) does not apply to linux-source-6.1 2.0-1: conflicts in kernel/bpf.c" cat "$tmp/last"
 expect pinned_gone_hunk_shown 0 "^kernel/bpf.c: @@ -1,4 \+1,4 @@" cat "$tmp/last"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -53,15 +53,6 @@ find_tarball() {
 		die "$tarball is missing; install it with: apt-get install $package (or run make deps)"
 }
 
-# The patches of the overlay, in series order, one path per line.
-overlay_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$overlay/series" |
-	while read -r p; do
-		[ -f "$overlay/$p" ] || die "$overlay/series names $p, which does not exist"
-		echo "$overlay/$p"
-	done
-}
-
 # Patch ids of an mbox on stdin, in its order.
 patch_ids() {
 	git patch-id --stable | cut -d' ' -f1
@@ -120,7 +111,7 @@ check_no_lost_work() {
 
 apply_overlay() {
 	git -C "$tree" checkout -q -B main base
-	overlay_patches > "$tmp/list"
+	overlay_patches "$overlay" > "$tmp/list"
 	n=0
 	while read -r p; do
 		n=$((n + 1))
@@ -137,7 +128,7 @@ apply_overlay() {
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-overlay_patches > "$tmp/list"
+overlay_patches "$overlay" > "$tmp/list"
 xargs -r cat < "$tmp/list" | patch_ids > "$tmp/overlay.ids"
 sort "$tmp/overlay.ids" > "$tmp/overlay.sorted"
 

@@ -133,3 +133,13 @@ verdict_json() {
 try_outcome() {
 	python3 "$top/tools/results.py" outcome "$1" "$2"
 }
+
+# overlay_patches DIR: the patches of the overlay in DIR, in series
+# order, one path per line.
+overlay_patches() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series" |
+	while read -r p; do
+		[ -f "$1/$p" ] || die "$1/series names $p, which does not exist"
+		echo "$1/$p"
+	done
+}

@@ -48,15 +48,6 @@ make_args=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The patches of the overlay, in series order, one path per line.
-overlay_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$overlay/series" |
-	while read -r p; do
-		[ -f "$overlay/$p" ] || die "$overlay/series names $p, which does not exist"
-		echo "$overlay/$p"
-	done
-}
-
 is_imported() {
 	git -C "$tree" rev-parse -q --verify base > /dev/null 2>&1
 }
@@ -93,7 +84,7 @@ require_safe() {
 	fi
 	[ -z "$(git -C "$tree" status --porcelain)" ] ||
 		die "$tree has uncommitted changes; commit them and run 'make export${make_args}', or stash them, then make rebase again"
-	overlay_patches | xargs -r cat | git patch-id --stable | cut -d' ' -f1 |
+	overlay_patches "$overlay" | xargs -r cat | git patch-id --stable | cut -d' ' -f1 |
 		sort > "$tmp/overlay.ids"
 	require_exported main
 	require_exported HEAD
@@ -113,7 +104,7 @@ report_conflict() {
 	gitdir=$(git -C "$tree" rev-parse --absolute-git-dir)
 	n=$(cat "$gitdir/rebase-apply/next" 2> /dev/null || echo 0)
 	total=$(cat "$gitdir/rebase-apply/last" 2> /dev/null || echo "?")
-	overlay_patches > "$tmp/list"
+	overlay_patches "$overlay" > "$tmp/list"
 	patch=
 	[ "$n" -gt 0 ] 2> /dev/null && patch=$(sed -n "${n}p" "$tmp/list")
 	patch=${patch##*/}
@@ -202,8 +193,8 @@ start() {
 
 	IMPORT_BASE_ONLY=1 LINUX_SOURCE_VERSION=$version "$tools/import.sh" "$tree" "$overlay"
 	echo "$version" > "$(state_file)"
-	note "rebasing $(overlay_patches | wc -l) patch(es) from $package $pinned onto $version (git am -3)"
-	overlay_patches > "$tmp/list"
+	note "rebasing $(overlay_patches "$overlay" | wc -l) patch(es) from $package $pinned onto $version (git am -3)"
+	overlay_patches "$overlay" > "$tmp/list"
 	# shellcheck disable=SC2046 # one path a line, no spaces
 	if ! git -C "$tree" am -3 --keep-cr $(cat "$tmp/list") > "$tmp/am.log" 2>&1; then
 		report_conflict "$tmp/am.log"

@@ -58,12 +58,7 @@ flock -n 9 || die "another make versions holds $out; let it finish"
 tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
 
-# The patches of the overlay, in series order, one path per line.
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$overlay/series" |
-while read -r p; do
-	[ -f "$overlay/$p" ] || die "$overlay/series names $p, which does not exist"
-	echo "$overlay/$p"
-done > "$tmp/list"
+overlay_patches "$overlay" > "$tmp/list"
 overlay_id=$(xargs -r cat < "$tmp/list" | cat - "$overlay/base-version" | sha1sum | cut -c1-12)
 
 apt-cache madison "$package" 2> /dev/null |
