@@ -85,7 +85,7 @@ table() {
 # Each default of the table, against the code
 rows=$(variables | cut -f1)
 known="BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE SMP ACCEL REPEAT TRIES FUZZ_SECONDS
-TP_TIMEOUT ACCEL_CACHE CCACHE_DIR CI_O SERIAL_LOG INITRAMFS"
+TP_TIMEOUT ESCALATE ACCEL_CACHE CCACHE_DIR CI_O SERIAL_LOG INITRAMFS"
 for v in BOOT_TIMEOUT IDLE_TIMEOUT; do
 	check "$v (docs/harness.md, ci/boot.sh)" "$(table "$v" | sed 's/ .*//')" \
 		"$(env_default "$v" "$boot")"
@@ -108,6 +108,8 @@ check "TP_TIMEOUT (docs/harness.md, tools/upstream-selftests.sh)" "$(table TP_TI
 check "REPEAT of upstream-selftests (docs/harness.md, tools/upstream-selftests.sh)" \
 	"$(table 'REPEAT (upstream-selftests)')" \
 	"$(env_default REPEAT "$top/tools/upstream-selftests.sh")"
+check "ESCALATE (docs/harness.md, tools/upstream-selftests.sh)" "$(table ESCALATE)" \
+	"$(env_default ESCALATE "$top/tools/upstream-selftests.sh")"
 for v in ACCEL_CACHE CCACHE_DIR; do
 	check "$v (docs/harness.md, the Makefile)" "$(table "$v")" \
 		"$(make_default "$v" | sed -n 's/^\$(abspath \$(B)\/\(.*\))$/build\/\1/p')"

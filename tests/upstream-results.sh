@@ -37,9 +37,31 @@ check tip.results 0 parse "$f/tip.log" "$f/test_verifier.names" ci/splats
 check truncated.results 1 parse "$f/truncated.log" "$f/test_verifier.names" ci/splats
 check base.tp 0 tp "$f/base.log"
 check compare 0 compare "$f/base.results.expect" "$f/tip.results.expect"
-check rerun 0 verdicts "$f/rerun.list" "$f/base.tp" "$f/tip.tp" \
-	"$f/base-rerun.tp" "$f/tip-rerun.tp"
+check rerun 0 verdicts "$f/rerun.list" "$f/base.tp" "$f/base-rerun.tp" -- \
+	"$f/tip.tp" "$f/tip-rerun.tp"
+# escalated: 10 more runs of each; flakytip fails 7 of 13 tip runs and no
+# base run, which chance does not explain (p < 0.05): flaky-tip now
+check rerun-escalated 0 verdicts "$f/rerun.list" "$f/base.tp" "$f/base-rerun.tp" \
+	"$f/base-escalate.tp" -- "$f/tip.tp" "$f/tip-rerun.tp" "$f/tip-escalate.tp"
 check report 1 report "$f/compare.expect" "$f/rerun-beta.tsv"
+# A tip-only flake fails the run when confirmed, and only then; either
+# way it is reported with its counts
+printf 'test_progs/beta\tpass\tfail\n' > "$out/beta.compare"
+for v in flaky-tip:1 flaky-tip-unconfirmed:0; do
+	printf 'beta\t4\t0\t0\t3\t1\t0\t%s\t0.5000\n' "${v%:*}" > "$out/beta.rerun"
+	got=0
+	python3 tools/upstream_results.py report "$out/beta.compare" "$out/beta.rerun" \
+		> "$out/beta.report" || got=$?
+	if [ "$got" = "${v#*:}" ] &&
+		grep -qx "flaky: test_progs/beta (${v%:*}, base 4 pass 0 fail 0 skip, tip 3 pass 1 fail 0 skip, p=0.5000)" \
+			"$out/beta.report"; then
+		echo "ok report of a ${v%:*} test"
+	else
+		echo "not ok report of a ${v%:*} test: exit status $got, want ${v#*:}"
+		cat "$out/beta.report"
+		status=1
+	fi
+done
 check base-failures 0 base-failures "$f/base.log" "$f/base.tp.expect" ci/upstream.causes
 check summary 0 summary "$f/base.tp.expect" "$f/base.tp.expect" \
 	"$f/base-failures.expect" 42

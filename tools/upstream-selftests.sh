@@ -13,14 +13,18 @@
 # that kernel's build (make M=), next to test_progs, which loads it. Each
 # kernel boots once with them (initramfs/upstream-init). A test_progs test
 # whose results differ between the kernels runs again REPEAT times on both
-# (a second boot of each, with only those tests). Fails if a test fails on
-# the tip that does not fail on base, or is flaky on the tip only.
+# (a second boot of each, with only those tests); one then flaky on the
+# tip only runs ESCALATE times more on both (a third boot). Fails if a
+# test fails on the tip that does not fail on base, or is flaky on the tip
+# only and fails there more often than chance explains.
 #
 # usage: upstream-selftests.sh KSRC REV TIP_KOBJ BASE_KSRC BASE_KOBJ OUT TP_OUT
 # env:   BOOT_TIMEOUT (default 3600), ACCEL, as for ci/boot.sh;
 #        TP_TIMEOUT (seconds per test_progs test, default 600:
 #        verif_scale_pyperf600 took 219 s under TCG); REPEAT
-#        (default 3)
+#        (default 3); ESCALATE (default 16: of 20 runs a side, a test
+#        failing 5 on the tip and none on base is confirmed flaky-tip, 4
+#        are not)
 #
 # TIP_KOBJ and BASE_KOBJ are the O= build directories of the kernels at
 # REV of KSRC and at base (BASE_KSRC, base's source tree): their
@@ -47,17 +51,26 @@
 #   rerun.list                the test_progs tests whose results differ
 #   {base,tip}/rerun/         the second boot (serial.log, test_progs.tsv:
 #                               REPEAT lines a test), when rerun.list has any
+#   escalate.list             the tests of rerun.list flaky on the tip only
+#                             after the second boots
+#   {base,tip}/escalate/      the third boot, as rerun/ (ESCALATE lines a
+#                               test), when escalate.list has any
 #   rerun.tsv                 for each test of rerun.list, its results over
 #                             every run: NAME BASE_PASS BASE_FAIL BASE_SKIP
-#                             TIP_PASS TIP_FAIL TIP_SKIP VERDICT; VERDICT is
+#                             TIP_PASS TIP_FAIL TIP_SKIP VERDICT P; VERDICT is
 #                             agree (the same result each run on both),
 #                             regression (fails on each tip run and on no
 #                             base run), fixed (fails on each
 #                             base run, not on the tip), differs (pass on
 #                             one, skip on the other), flaky (mixed results
-#                             on both), flaky-base (on base only) or
-#                             flaky-tip (on the tip only). regression and
-#                             flaky-tip fail the run.
+#                             on both), flaky-base (on base only),
+#                             flaky-tip (on the tip only, and the tip fails
+#                             more often than base: P, a one-sided Fisher
+#                             exact test of their failure counts, is under
+#                             0.05) or flaky-tip-unconfirmed (on the tip
+#                             only, P 0.05 or more); P is "-" for the
+#                             verdicts that are not flaky-tip*. regression
+#                             and flaky-tip fail the run.
 #   base-failures.tsv         the test_progs tests failing on base,
 #                             NAME<TAB>CAUSE<TAB>LINE: CAUSE by the first
 #                             rule of ci/upstream.causes that matches
@@ -182,15 +195,16 @@ for k in base tip; do
 done
 built=$(date +%s)
 
-# boot K DIR [KERNEL ARGS]: boot kernel K (base, tip) with DIR/initramfs.cpio
+# boot K DIR N [KERNEL ARGS]: boot kernel K (base, tip) with
+# DIR/initramfs.cpio, a rerun list's tests running N times
 boot() {
 	if [ "$1" = base ]; then bz=$base_kobj; else bz=$tip_kobj; fi
 	bz=$bz/arch/x86/boot/bzImage
-	d=$2
-	shift 2
+	d=$2 n=$3
+	shift 3
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-3600} IDLE_TIMEOUT=${IDLE_TIMEOUT:-0} "$here/ci/boot.sh" "$bz" \
 		"$d/initramfs.cpio" "$d/serial.log" loglevel=1 \
-		ust.tptimeout="${TP_TIMEOUT:-600}" ust.repeat="$repeat" "$@"
+		ust.tptimeout="${TP_TIMEOUT:-600}" ust.repeat="$n" "$@"
 }
 
 # Results are removed before each boot: a boot that dies leaves none.
@@ -198,7 +212,7 @@ times="build $((built - start)) s"
 for k in base tip; do
 	rm -f "$out/$k/results.tsv" "$out/$k/test_progs.tsv"
 	t0=$(date +%s)
-	boot $k "$out/$k"
+	boot $k "$out/$k" "$repeat"
 	results parse "$out/$k/serial.log" "$out/obj/test_verifier.names" \
 		"$here/ci/splats" > "$out/$k/results.tsv.tmp" ||
 		die "$k: cannot trust the results of $out/$k/serial.log (see above)"
@@ -209,29 +223,52 @@ done
 
 results compare "$out/base/results.tsv" "$out/tip/results.tsv" > "$out/compare.tsv"
 
-# The test_progs tests whose results differ, again on both kernels
-results rerun-list "$out/compare.tsv" > "$out/rerun.list"
-: > "$out/rerun.tsv"
-rerun_boots=
-if [ -s "$out/rerun.list" ]; then
-	note "$(wc -l < "$out/rerun.list") test_progs tests differ; each runs $repeat more times on both kernels: $(tr '\n' ' ' < "$out/rerun.list")"
+# rerun ROUND LIST COUNT: boot both kernels again, each running the
+# test_progs tests of file LIST COUNT times; results in {base,tip}/ROUND/
+rerun() {
+	note "$(wc -l < "$2") test_progs tests: each runs $3 more times on both kernels ($1): $(tr '\n' ' ' < "$2")"
 	for k in base tip; do
-		d=$out/$k/rerun
+		d=$out/$k/$1
 		rm -rf "$d"
 		mkdir -p "$d/root/tests"
-		cp "$out/rerun.list" "$d/root/tests/rerun"
+		cp "$2" "$d/root/tests/rerun"
 		(cd "$d/root" && find ./tests/rerun |
 			cpio --quiet -o -H newc --reproducible -R 0:0) > "$d/rerun.cpio"
 		cat "$out/$k/initramfs.cpio" "$d/rerun.cpio" > "$d/initramfs.cpio"
 		t0=$(date +%s)
-		boot $k "$d"
+		boot $k "$d" "$3"
 		results tp "$d/serial.log" > "$d/test_progs.tsv"
-		grep -q '^ust-done' "$d/serial.log" || rerun_boots="$rerun_boots $k"
-		times="$times, $k rerun $(($(date +%s) - t0)) s"
+		grep -q '^ust-done' "$d/serial.log" || rerun_boots="$rerun_boots $k/$1"
+		times="$times, $k $1 $(($(date +%s) - t0)) s"
 	done
-	results verdicts "$out/rerun.list" "$out/base/test_progs.tsv" \
-		"$out/tip/test_progs.tsv" "$out/base/rerun/test_progs.tsv" \
-		"$out/tip/rerun/test_progs.tsv" > "$out/rerun.tsv"
+	rounds="$rounds $1"
+}
+
+# verdicts: rerun.tsv from every run of the tests of rerun.list so far
+verdicts() {
+	set -- "$out/base/test_progs.tsv"
+	for r in $rounds; do set -- "$@" "$out/base/$r/test_progs.tsv"; done
+	set -- "$@" -- "$out/tip/test_progs.tsv"
+	for r in $rounds; do set -- "$@" "$out/tip/$r/test_progs.tsv"; done
+	results verdicts "$out/rerun.list" "$@" > "$out/rerun.tsv"
+}
+
+# The test_progs tests whose results differ, again on both kernels; those
+# then flaky on the tip only (confirmed or not), ESCALATE more times, so
+# that a flake of the test itself can show on base too, or the tip's
+# failures add up to more than chance (tools/upstream_results.py's ALPHA).
+results rerun-list "$out/compare.tsv" > "$out/rerun.list"
+: > "$out/rerun.tsv"
+rerun_boots=
+rounds=
+if [ -s "$out/rerun.list" ]; then
+	rerun rerun "$out/rerun.list" "$repeat"
+	verdicts
+	awk -F '\t' '$8 ~ /^flaky-tip/ { print $1 }' "$out/rerun.tsv" > "$out/escalate.list"
+	if [ -s "$out/escalate.list" ]; then
+		rerun escalate "$out/escalate.list" "${ESCALATE:-16}"
+		verdicts
+	fi
 fi
 
 results base-failures "$out/base/serial.log" "$out/base/test_progs.tsv" \
@@ -253,8 +290,8 @@ results markdown "$out" > "$out/summary.md"
 cov=$(awk -F '\t' '$1 == "coverage_percent" { print $2 }' "$out/summary.tsv")
 echo "upstream-selftests: $times; every result in $out/compare.tsv; test_progs passes $cov% of its tests on base; the failures on base, with their first error line, in $out/base-failures.tsv"
 for k in $rerun_boots; do
-	note "$k: the boot that ran the tests again did not finish (see $out/$k/rerun/serial.log)"
-	[ "$k" = base ] || status=1
+	note "$k: the boot that ran the tests again did not finish (see $out/$k/serial.log)"
+	[ "${k%%/*}" = base ] || status=1
 done
 [ $status -eq 0 ] ||
 	die "tests above fail on the tip and not on base, or are flaky on the tip only; their output is in $out/tip/serial.log (the same on base: $out/base/serial.log)"

@@ -13,11 +13,13 @@ Each subcommand reads its arguments' files and writes one file on stdout:
   tp LOG                      test_progs.tsv of one boot
   compare BASE_TSV TIP_TSV    compare.tsv
   rerun-list COMPARE_TSV      rerun.list
-  verdicts RERUN_LIST BASE_TP TIP_TP BASE_RERUN_TP TIP_RERUN_TP
-                              rerun.tsv
+  verdicts RERUN_LIST BASE_TP... -- TIP_TP...
+                              rerun.tsv, from every run of each kernel
+                              (the first boot's and the reruns')
   report COMPARE_TSV RERUN_TSV
                               the lists side by side; exit 1 on a
                               regression or a test flaky on the tip only
+                              (flaky-tip: more often than chance explains)
   base-failures LOG TP_TSV CAUSES
                               base-failures.tsv (CAUSES: ci/upstream.causes)
   summary BASE_TP TIP_TP BASE_FAILURES SECONDS
@@ -43,6 +45,7 @@ markers); carriage returns are dropped.
 """
 
 import collections
+import math
 import re
 import sys
 
@@ -251,6 +254,25 @@ def rerun_list(compare_tsv):
             if r[0].startswith("test_progs/") and r[1] != r[2]]
 
 
+# A test flaky on the tip only fails the run when the tip fails it more
+# often than base by more than chance: a one-sided Fisher exact test of
+# the two kernels' failure counts, at this level. Below it, the test is
+# "flaky-tip-unconfirmed": reported with its counts, and rerun more
+# (upstream-selftests.sh's ESCALATE) before anyone decides.
+ALPHA = 0.05
+
+
+def tip_fails_more(bc, tc):
+    """P(the tip fails at least this often | both fail at the same rate):
+    the hypergeometric tail of the tip's failures among all failures."""
+    n_tip, n_base = sum(tc[r] for r in RESULTS), sum(bc[r] for r in RESULTS)
+    fails = tc["fail"] + bc["fail"]
+    total = n_tip + n_base
+    tail = sum(math.comb(fails, x) * math.comb(total - fails, n_tip - x)
+               for x in range(tc["fail"], min(fails, n_tip) + 1))
+    return tail / math.comb(total, n_tip)
+
+
 def verdict(bc, tc):
     """A rerun test's verdict from its result counts on base and tip."""
     def mixed(c):
@@ -261,7 +283,7 @@ def verdict(bc, tc):
     if mixed(bc) and mixed(tc):
         return "flaky"
     if mixed(tc):
-        return "flaky-tip"
+        return "flaky-tip" if tip_fails_more(bc, tc) < ALPHA else "flaky-tip-unconfirmed"
     if mixed(bc):
         return "regression" if only(tc, "fail") and bc["fail"] == 0 else "flaky-base"
     if only(tc, "fail") and not only(bc, "fail"):
@@ -284,9 +306,16 @@ def verdicts(names, base_tps, tip_tps):
     rows = []
     for t in want:
         bc, tc = counts["base"][t], counts["tip"][t]
-        rows.append((t, *(bc[r] for r in RESULTS), *(tc[r] for r in RESULTS),
-                     verdict(bc, tc)))
+        v = verdict(bc, tc)
+        p = "%.4f" % tip_fails_more(bc, tc) if v.startswith("flaky-tip") else "-"
+        rows.append((t, *(bc[r] for r in RESULTS), *(tc[r] for r in RESULTS), v, p))
     return rows
+
+
+def fisher_p(row):
+    """", p=P" for a rerun.tsv row that has the tip's p-value, else "" (a
+    run kept from before the column)."""
+    return ", p=%s" % row[8] if len(row) > 8 and row[8] != "-" else ""
 
 
 def report(compare_tsv, rerun_tsv, out):
@@ -294,7 +323,7 @@ def report(compare_tsv, rerun_tsv, out):
     rerun = {}
     for r in read_tsv(rerun_tsv):
         rerun[r[0]] = (r[7], "base %s pass %s fail %s skip, tip %s pass %s fail %s skip"
-                       % tuple(r[1:7]))
+                       % tuple(r[1:7]) + fisher_p(r))
     tot = collections.Counter()
     regressions, flaky = [], []
     for name, base, tip in read_tsv(compare_tsv):
@@ -423,7 +452,7 @@ def markdown(out_dir):
                   "| --- | --- | --- | --- |"]
         for name, base, tip in differ:
             r = rerun.get(name[len("test_progs/"):])
-            v = ("%s (base %s/%s/%s, tip %s/%s/%s)" % (r[7], *r[1:7])
+            v = ("%s (base %s/%s/%s, tip %s/%s/%s%s)" % (r[7], *r[1:7], fisher_p(r))
                  if r else "-")
             lines.append("| %s | %s | %s | %s |" % (name, base, tip, v))
     else:
@@ -505,7 +534,11 @@ def main(argv):
         if action == "check" and len(args) >= 3:
             return doc("check", args[1:])
         sys.exit(__doc__)
-    nargs = {"parse": 3, "tp": 1, "compare": 2, "rerun-list": 1, "verdicts": 5,
+    if cmd == "verdicts":
+        sep = args.index("--") if "--" in args else -1
+        if sep < 2 or sep == len(args) - 1:
+            sys.exit(__doc__)
+    nargs = {"parse": 3, "tp": 1, "compare": 2, "rerun-list": 1, "verdicts": len(args),
              "report": 2, "base-failures": 3, "summary": 4, "durations": 1,
              "markdown": 1}
     if nargs.get(cmd) != len(args):
@@ -521,7 +554,7 @@ def main(argv):
     elif cmd == "rerun-list":
         write((t,) for t in rerun_list(args[0]))
     elif cmd == "verdicts":
-        write(verdicts(args[0], args[1:2] + args[3:4], args[2:3] + args[4:5]))
+        write(verdicts(args[0], args[1:sep], args[sep + 1:]))
     elif cmd == "report":
         return 1 if report(args[0], args[1], sys.stdout) else 0
     elif cmd == "base-failures":
