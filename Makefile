@@ -229,7 +229,7 @@ export: ## write build/linux's commits after base back into kernel-overlay/
 # Following Debian's kernel (issue 22). make rebase runs make ci on the
 # rebased series; REBASE_CI=0 stops after the rebase and the export.
 REBASE_CI ?=
-.PHONY: rebase rebase-continue rebase-abort versions
+.PHONY: rebase rebase-continue rebase-abort versions versions-doc
 
 rebase: ## VERSION=<debian version>: the series onto that linux-source-6.1 (git am -3), pinned and exported, then make ci
 	tools/rebase.sh start $(KSRC) $(OVERLAY) "$(VERSION)"
@@ -248,6 +248,11 @@ rebase-abort: ## give up a make rebase that stopped: the tree back as it was, th
 # build and two boots per version.
 versions: ## [APPLY_ONLY=1] [VERSIONS=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
 	tools/versions.sh $(OVERLAY) $(B)/versions
+
+# README's table of versions comes from the run tests/fixtures/
+# versions-run keeps, which tests/versions-doc.sh checks it against.
+versions-doc: ## README's table of versions, from build/versions (after make versions)
+	python3 tools/versions_doc.py update $(B)/versions tests/fixtures/versions-run README.md
 
 config: $(KOBJ)/.config ## merge ci/kernel.config onto tinyconfig and check it
 

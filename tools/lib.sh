@@ -143,3 +143,11 @@ overlay_patches() {
 		echo "$1/$p"
 	done
 }
+
+# When and where a run was made, for the documents that quote it: date
+# (UTC), cpus (this machine's) and accel (QEMU's: kvm or tcg, as the KVM
+# probe found, else ACCEL or "probed"), one KEY<TAB>VALUE line each.
+run_facts() {
+	printf 'date\t%s\ncpus\t%s\naccel\t%s\n' "$(date -u +%Y-%m-%d)" "$(nproc)" \
+		"$(cat "${ACCEL_CACHE:-$top/build/qemu-accel}" 2> /dev/null || echo "${ACCEL:-probed}")"
+}

@@ -278,8 +278,7 @@ results base-failures "$out/base/serial.log" "$out/base/test_progs.tsv" \
 {
 	results summary "$out/base/test_progs.tsv" "$out/tip/test_progs.tsv" \
 		"$out/base-failures.tsv" "$(($(date +%s) - start))"
-	printf 'date\t%s\ncpus\t%s\naccel\t%s\n' "$(date -u +%Y-%m-%d)" "$(nproc)" \
-		"$(cat "${ACCEL_CACHE:-/dev/null}" 2> /dev/null || echo "${ACCEL:-probed}")"
+	run_facts
 } > "$out/summary.tsv"
 
 echo "upstream-selftests: base $(git -C "$ksrc" rev-parse --short 'base^{commit}'), tip $(git -C "$ksrc" rev-parse --short "$commit") ($rev)"

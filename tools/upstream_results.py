@@ -34,6 +34,7 @@ Each subcommand reads its arguments' files and writes one file on stdout:
                               "<!-- upstream-selftests begin -->" and
                               "end" markers; "check" exits 1 unless each
                               DOC's block is that of FIXTURES
+                              (tools/docblock.py)
   markdown OUT                the run in OUT as Markdown: the figures,
                               the tests whose results differ (with their
                               rerun verdicts), the failures on base by
@@ -48,6 +49,8 @@ import collections
 import math
 import re
 import sys
+
+import docblock
 
 RESULTS = ("pass", "fail", "skip")
 
@@ -470,11 +473,9 @@ def markdown(out_dir):
 
 
 RUN_FILES = ("summary.tsv", "compare.tsv", "rerun.tsv", "base-failures.tsv")
-DOC_BEGIN = "<!-- upstream-selftests begin -->"
-DOC_END = "<!-- upstream-selftests end -->"
 
 
-def doc_block(run_dir):
+def doc_body(run_dir):
     """The block a document quotes: where and when the run was, then its
     Markdown."""
     fig = {r[0]: r[1] for r in read_tsv(run_dir + "/summary.tsv")}
@@ -483,41 +484,7 @@ def doc_block(run_dir):
             "rewrites this block.\n\n"
             % (fig.get("date", "-"), fig.get("cpus", "-"),
                fig.get("accel", "-"), fig.get("seconds", "-")))
-    return DOC_BEGIN + "\n" + head + markdown(run_dir) + DOC_END
-
-
-def doc_splice(path, block):
-    """PATH's text with its marked block replaced by BLOCK."""
-    text = open(path, encoding="utf-8").read()
-    begin, end = text.find(DOC_BEGIN), text.find(DOC_END)
-    if begin < 0 or end < begin:
-        sys.exit("%s has no %s ... %s block" % (path, DOC_BEGIN, DOC_END))
-    return text[:begin] + block + text[end + len(DOC_END):]
-
-
-def doc(action, args):
-    if action == "update":
-        out, fixtures, docs = args[0], args[1], args[2:]
-        import os
-        import shutil
-        os.makedirs(fixtures, exist_ok=True)
-        for f in RUN_FILES:
-            shutil.copyfile(os.path.join(out, f), os.path.join(fixtures, f))
-    else:
-        fixtures, docs = args[0], args[1:]
-    block = doc_block(fixtures)
-    status = 0
-    for path in docs:
-        text = doc_splice(path, block)
-        if action == "update":
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-        elif text != open(path, encoding="utf-8").read():
-            print("%s: the upstream-selftests block is not that of %s; run "
-                  "make upstream-doc after make upstream-selftests"
-                  % (path, fixtures), file=sys.stderr)
-            status = 1
-    return status
+    return head + markdown(run_dir)
 
 
 def write(rows):
@@ -528,12 +495,11 @@ def write(rows):
 def main(argv):
     cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
     if cmd == "doc":
-        action = args[0] if args else ""
-        if action == "update" and len(args) >= 4:
-            return doc("update", args[1:])
-        if action == "check" and len(args) >= 3:
-            return doc("check", args[1:])
-        sys.exit(__doc__)
+        status = docblock.command(args, RUN_FILES, "upstream-selftests", doc_body,
+                                  "make upstream-doc after make upstream-selftests")
+        if status is None:
+            sys.exit(__doc__)
+        return status
     if cmd == "verdicts":
         sep = args.index("--") if "--" in args else -1
         if sep < 2 or sep == len(args) - 1:

@@ -29,7 +29,11 @@
 #   verdict   PASS, FAIL or "-" (make ci's verdict and expect stages)
 #   detail    the failing patch and its files, the build's first error,
 #             the verdict's reason, or the patches merged three-way
-# OUT_DIR/versions.md is the same table in markdown.
+# OUT_DIR/versions.md is the same table in markdown
+# (tools/versions_doc.py); OUT_DIR/run.tsv says when and where the run
+# was made: date, cpus, accel (tools/lib.sh's run_facts). make
+# versions-doc keeps both in tests/fixtures/versions-run/ and writes the
+# table into README.md.
 #
 # usage: versions.sh OVERLAY_DIR OUT_DIR
 set -eu
@@ -214,10 +218,7 @@ done
 			"$(echo "$a" | cut -f1)" "$(echo "$b" | cut -f1)" "$(echo "$c" | cut -f1)" "$detail"
 	done
 } > "$out/versions.tsv"
-awk -F'\t' 'NR == 1 { print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |"
-		print "|---|---|---|---|---|---|---|"; next }
-	{ for (i = 1; i <= NF; i++) gsub(/\|/, "\\|", $i)
-	  print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |" }' \
-	"$out/versions.tsv" > "$out/versions.md"
+python3 "$tools/versions_doc.py" markdown "$out/versions.tsv" > "$out/versions.md"
+run_facts > "$out/run.tsv"
 cat "$out/versions.md"
-note "table in $out/versions.tsv and $out/versions.md (stages run: $stages)"
+note "table in $out/versions.tsv and $out/versions.md (stages run: $stages); make versions-doc puts it in README.md"
