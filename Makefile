@@ -96,7 +96,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench kernel-cost mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
@@ -347,6 +347,11 @@ series-check-merge: ## series.json and the table in build/series-check/ from eve
 
 bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by side
 	tools/bench.sh $(KSRC)
+
+# Not part of bench: six kernel builds from scratch, about 25 minutes on
+# 2 cores.
+kernel-cost: ## what make ci's kernel costs to build from scratch, and each part of its config: build/kernel-cost/
+	tools/kernel-cost.sh $(KSRC) $(B)/kernel-cost $(FRAGMENT)
 
 # Not part of check: one build and boot per mutant (.github/workflows/daily.yml,
 # in shards).

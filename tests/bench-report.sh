@@ -75,6 +75,15 @@ same "hooks: ratios.csv of missed targets" "$f/missed-ratios.csv.expect" "$out/m
 check steps 0 steps "$f/run"
 check suite 0 suite "$f/run/suite-times"
 check cold 0 cold "$f/run/cold-times"
+check kernel-cost 0 kernel-cost "$f/run/kernel-cost/kernel-cost.csv" "$f/run/cold-times"
+grep -v '^floor,' "$f/run/kernel-cost/kernel-cost.csv" > "$out/no-floor.csv"
+got=0
+python3 tools/bench_report.py kernel-cost "$out/no-floor.csv" > "$out/none" 2>&1 || got=$?
+if [ "$got" = 2 ] && grep -q 'no floor' "$out/none"; then
+	echo "ok kernel-cost: builds without the floor fail"
+else
+	echo "not ok kernel-cost: builds without the floor exit $got, want 2"; status=1
+fi
 check bench.json 0 json "$f/run" tcg 2026-12-04 "x86_64, AMD EPYC, 2 CPUs"
 check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"
 

@@ -21,6 +21,9 @@
 #    works, and the stage times of the last make ci.
 # 4. A cold make ci, by stage: a clone of this repository's HEAD (what is
 #    committed) with an empty build directory and ccache.
+# 5. The floor under its kernel stage: the same tree built from scratch
+#    with tinyconfig alone (tools/kernel-cost.sh floor), right after it;
+#    make kernel-cost gives what each part of the config costs.
 #
 # build/bench/hooks.csv, comma-separated, with a header line:
 #   kernel (base, tip), clock (icount, wall), round, call, policy (none,
@@ -151,6 +154,11 @@ git clone -q "$top" "$cold" || die "cannot clone $top into $cold"
 cp "$cold/build/ci/times" "$out/cold-times"
 rm -rf "$cold"
 python3 "$report" cold "$out/cold-times" | tee "$out/cold-stages"
+
+# 5. The floor
+"$top/tools/kernel-cost.sh" "$tree" "$out/kernel-cost" "$top/ci/kernel.config" -- floor \
+	> "$out/kernel-cost.log" 2>&1 || die "the floor's build failed; see $out/kernel-cost.log"
+python3 "$report" kernel-cost "$out/kernel-cost/kernel-cost.csv" "$out/cold-times"
 
 # Every figure above, in bench.json (docs/contracts.md); and whether
 # docs/measurements.md quotes this run

@@ -20,6 +20,10 @@ subcommand prints on stdout:
                                lines, as bench.sh writes them)
   cold TIMES                   the cold make ci's stages and total
                                (TIMES: make ci's build/ci/times)
+  kernel-cost CSV [TIMES]      the kernel builds of tools/kernel-cost.sh
+                               (CSV: its kernel-cost.csv), each against
+                               the floor (tinyconfig); with TIMES (a
+                               cold make ci's), its kernel stage too
   json OUT ACCEL [DATE MACHINE]
                                bench.json of the run in OUT: every
                                figure above (docs/contracts.md); DATE
@@ -36,6 +40,7 @@ columns):
   OUT/STEP/times (tools/step.sh): "PHASE SECONDS" lines, a phase once a
     try (boot can come twice)
   build/ci/times (the Makefile's make ci): "STAGE SECONDS" lines
+  kernel-cost.csv (tools/kernel-cost.sh): variant,seconds,objects,per_floor
 
 Debian's python3, standard library only.
 """
@@ -267,6 +272,51 @@ def cold_report(times):
     return out
 
 
+KERNEL_COST_HEADER = "variant,seconds,objects,per_floor"
+
+
+def read_kernel_cost(path):
+    """kernel-cost.csv: [{variant, seconds, objects}], in order; the floor
+    (tinyconfig) must be among them"""
+    lines = read_lines(path)
+    if not lines or lines[0] != KERNEL_COST_HEADER:
+        raise BadInput("%s: the header is not %s" % (path, KERNEL_COST_HEADER))
+    out = []
+    for n, line in enumerate(lines[1:], 2):
+        f = line.split(",")
+        try:
+            out.append({"variant": f[0], "seconds": int(f[1]), "objects": int(f[2])})
+        except (IndexError, ValueError):
+            raise BadInput("%s:%d: not variant,seconds,objects,per_floor: %s" % (path, n, line))
+    if not any(v["variant"] == "floor" for v in out):
+        raise BadInput("%s: no floor (tinyconfig) build to compare with" % path)
+    return out
+
+
+def kernel_cost(variants, times=None):
+    """bench.json's kernel_cost: each build over the floor's, and a cold
+    make ci's kernel stage over it where its TIMES are given"""
+    floor = next(v["seconds"] for v in variants if v["variant"] == "floor")
+    d = {"floor": floor,
+         "builds": [dict(v, per_floor=round(v["seconds"] / floor, 2)) for v in variants],
+         "cold_kernel": None, "cold_kernel_per_floor": None}
+    stage = dict(times or []).get("kernel")
+    if stage is not None:
+        d["cold_kernel"] = int(stage)
+        d["cold_kernel_per_floor"] = round(stage / floor, 2)
+    return d
+
+
+def kernel_cost_report(d):
+    out = ["", "Kernel builds from scratch, one after the other (seconds, objects, over the floor)"]
+    out += ["%-16s %6d %6d %6.2f" % (v["variant"], v["seconds"], v["objects"], v["per_floor"])
+            for v in d["builds"]]
+    if d["cold_kernel"] is not None:
+        out.append("the cold make ci's kernel stage: %d s, %.2f times the floor"
+                   % (d["cold_kernel"], d["cold_kernel_per_floor"]))
+    return out
+
+
 # json: bench.json (docs/contracts.md)
 def machine():
     cpu = platform.processor() or platform.machine()
@@ -290,7 +340,7 @@ def bench_json(out, accel, date=None, mach=None):
     d = {"date": date or datetime.date.today().isoformat(),
          "machine": mach or machine(), "accel": accel,
          "rounds": None, "hooks": None, "targets_missed": None, "granted": None,
-         "steps": None, "suite": None, "cold": None}
+         "steps": None, "suite": None, "cold": None, "kernel_cost": None}
     recs = opt(os.path.join(out, "hooks.csv"), read_hooks)
     if recs is not None:
         d["rounds"] = len({r["round"] for r in recs if r["clock"] == "icount"})
@@ -310,6 +360,9 @@ def bench_json(out, accel, date=None, mach=None):
     if cold is not None:
         d["cold"] = {"stages": {name: int(secs) for name, secs in cold},
                      "total": int(sum(secs for _, secs in cold))}
+    variants = opt(os.path.join(out, "kernel-cost", "kernel-cost.csv"), read_kernel_cost)
+    if variants is not None:
+        d["kernel_cost"] = kernel_cost(variants, cold)
     return d
 
 
@@ -386,6 +439,9 @@ def main(argv):
             print("\n".join(suite_report(read_times(args[0]))))
         elif cmd == "cold" and len(args) == 1:
             print("\n".join(cold_report(read_times(args[0]))))
+        elif cmd == "kernel-cost" and len(args) in (1, 2):
+            times = read_times(args[1]) if len(args) == 2 else None
+            print("\n".join(kernel_cost_report(kernel_cost(read_kernel_cost(args[0]), times))))
         elif cmd == "json" and len(args) in (2, 4):
             json.dump(bench_json(*args), sys.stdout, indent=1)
             print()
