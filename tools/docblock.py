@@ -17,6 +17,15 @@ import shutil
 import sys
 
 
+def heading(target, facts, source, doc_target, details=()):
+    """A block's first line: which run of make TARGET (FACTS: its date and
+    cpus, run.tsv's keys; DETAILS: more of the machine or the run) wrote
+    SOURCE, and which target rewrites the block."""
+    machine = ", ".join(["%s CPUs" % facts.get("cpus", "-")] + list(details))
+    return ("From `make %s` on %s (%s), `%s`; `make %s` rewrites this block."
+            % (target, facts.get("date", "-"), machine, source, doc_target))
+
+
 def markers(name):
     return "<!-- %s begin -->" % name, "<!-- %s end -->" % name
 

@@ -479,11 +479,9 @@ def doc_body(run_dir):
     """The block a document quotes: where and when the run was, then its
     Markdown."""
     fig = {r[0]: r[1] for r in read_tsv(run_dir + "/summary.tsv")}
-    head = ("From `make upstream-selftests` on %s (%s CPUs, QEMU %s; %s s in "
-            "all), `build/upstream/summary.md`; `make upstream-doc` "
-            "rewrites this block.\n\n"
-            % (fig.get("date", "-"), fig.get("cpus", "-"),
-               fig.get("accel", "-"), fig.get("seconds", "-")))
+    head = docblock.heading("upstream-selftests", fig, "build/upstream/summary.md",
+                            "upstream-doc", ["QEMU %s; %s s in all" % (
+                                fig.get("accel", "-"), fig.get("seconds", "-"))]) + "\n\n"
     return head + markdown(run_dir)
 
 

@@ -43,10 +43,8 @@ def doc_body(run_dir):
     """The block a document quotes: when and where the run was, then its
     table."""
     run = {r[0]: r[1] for r in read_tsv(run_dir + "/run.tsv")}
-    head = ("From `make versions` on %s (%s CPUs, QEMU %s), "
-            "`build/versions/versions.md`; `make versions-doc` rewrites "
-            "this block.\n\n"
-            % (run.get("date", "-"), run.get("cpus", "-"), run.get("accel", "-")))
+    head = docblock.heading("versions", run, "build/versions/versions.md", "versions-doc",
+                            ["QEMU %s" % run.get("accel", "-")]) + "\n\n"
     return head + markdown(run_dir + "/versions.tsv")
 
 
