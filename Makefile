@@ -86,6 +86,11 @@ export CCACHE_DIR ?= $(abspath $(B)/ccache)
 # left out of the hash.
 export CCACHE_BASEDIR := $(abspath $(B))
 export CCACHE_NOHASHDIR := 1
+# Depend mode: a miss hashes the compiler's own dependency file (kbuild
+# passes -Wp,-MMD) instead of running the preprocessor a second time.
+# make kernel-cost, 2026-12-05: a cold kernel build through ccache took
+# 358 s without it, 302 s with it, 280 s without ccache; a warm one 57 s.
+export CCACHE_DEPEND := 1
 
 STAGES := deps import config kernel guest-tests initramfs boot verdict expect grant-off
 
@@ -96,7 +101,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench kernel-cost mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench kernel-cost kernel-cost-doc mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
@@ -352,6 +357,11 @@ bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by s
 # 2 cores.
 kernel-cost: ## what make ci's kernel costs to build from scratch, and each part of its config: build/kernel-cost/
 	tools/kernel-cost.sh $(KSRC) $(B)/kernel-cost $(FRAGMENT)
+
+# README's block comes from the run tests/fixtures/kernel-cost-run keeps,
+# which tests/bench-report.sh checks it against.
+kernel-cost-doc: ## README's kernel build figures, from build/kernel-cost (after make kernel-cost)
+	python3 tools/bench_report.py kernel-cost-doc update $(B)/kernel-cost tests/fixtures/kernel-cost-run README.md
 
 # Not part of check: one build and boot per mutant (.github/workflows/daily.yml,
 # in shards).
