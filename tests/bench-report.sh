@@ -84,6 +84,33 @@ if [ "$got" = 2 ] && grep -q 'no floor' "$out/none"; then
 else
 	echo "not ok kernel-cost: builds without the floor exit $got, want 2"; status=1
 fi
+# make kernel-cost-doc: the block written from a run checks; an edited
+# figure does not; README's block is that of the kept run
+mkdir "$out/kc"
+cp "$f/run/kernel-cost/kernel-cost.csv" "$out/kc/"
+printf 'date\t2027-01-02\ncpus\t4\naccel\ttcg\n' > "$out/kc/run.tsv"
+printf 'text\n<!-- kernel-cost begin -->\nold\n<!-- kernel-cost end -->\nmore\n' > "$out/kc/doc.md"
+if python3 tools/bench_report.py kernel-cost-doc update "$out/kc" "$out/kc/kept" "$out/kc/doc.md" &&
+	python3 tools/bench_report.py kernel-cost-doc check "$out/kc/kept" "$out/kc/doc.md" &&
+	grep -q '^From `make kernel-cost` on 2027-01-02 (4 CPUs)' "$out/kc/doc.md" &&
+	grep -qxF '| `tinyconfig` alone | 75 | 534 | 1.00 |' "$out/kc/doc.md" &&
+	grep -q '^| `make ci`.s config (`ci/kernel.config`) | 286 | 1122 | 3.81 |$' "$out/kc/doc.md" &&
+	sed -n '$p' "$out/kc/doc.md" | grep -qx more; then
+	echo "ok kernel-cost-doc update and check"
+else
+	echo "not ok kernel-cost-doc update and check"; status=1
+fi
+sed -i 's/| 286 | 1122 | 3.81 |/| 250 | 1122 | 3.33 |/' "$out/kc/doc.md"
+if python3 tools/bench_report.py kernel-cost-doc check "$out/kc/kept" "$out/kc/doc.md" 2> /dev/null; then
+	echo "not ok kernel-cost-doc check: an edited figure passed"; status=1
+else
+	echo "ok kernel-cost-doc check: an edited figure fails"
+fi
+if python3 tools/bench_report.py kernel-cost-doc check tests/fixtures/kernel-cost-run README.md; then
+	echo "ok README's kernel-cost block"
+else
+	echo "not ok README's kernel-cost block"; status=1
+fi
 check bench.json 0 json "$f/run" tcg 2026-12-04 "x86_64, AMD EPYC, 2 CPUs"
 check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"
 

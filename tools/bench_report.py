@@ -24,6 +24,13 @@ subcommand prints on stdout:
                                (CSV: its kernel-cost.csv), each against
                                the floor (tinyconfig); with TIMES (a
                                cold make ci's), its kernel stage too
+  kernel-cost-doc update RUN_DIR FIXTURES DOC...
+  kernel-cost-doc check FIXTURES DOC...
+                               make kernel-cost's figures in documents
+                               (tools/docblock.py): RUN_DIR's
+                               kernel-cost.csv and run.tsv, kept in
+                               FIXTURES, between each DOC's
+                               "<!-- kernel-cost begin -->" and "end"
   json OUT ACCEL [DATE MACHINE]
                                bench.json of the run in OUT: every
                                figure above (docs/contracts.md); DATE
@@ -51,6 +58,8 @@ import os
 import platform
 import re
 import sys
+
+import docblock
 
 HOOKS_HEADER = "kernel,clock,round,call,policy,caller,result,median,min,max,reps,iters"
 # The targets: the tip with no policy against stock, a deferring policy's
@@ -317,6 +326,32 @@ def kernel_cost_report(d):
     return out
 
 
+KERNEL_COST_RUN = ("kernel-cost.csv", "run.tsv")
+# What each variant of tools/kernel-cost.sh leaves out, for the table
+KERNEL_COST_WHAT = {
+    "floor": "`tinyconfig` alone",
+    "full": "`make ci`'s config (`ci/kernel.config`)",
+    "full-ccache": "the same through an empty ccache: a cold `make ci`'s kernel stage",
+    "no-btf": "`make ci`'s config without BTF",
+    "no-debuginfo": "`make ci`'s config without debug info (and so without BTF)",
+    "no-selftest-net": "`make ci`'s config without IPv6 and netfilter",
+}
+
+
+def kernel_cost_doc(fixtures):
+    """The block a document quotes: when and where, then the builds."""
+    run = dict(line.split("\t", 1) for line in read_lines(os.path.join(fixtures, "run.tsv")))
+    d = kernel_cost(read_kernel_cost(os.path.join(fixtures, "kernel-cost.csv")))
+    lines = [docblock.heading("kernel-cost", run, "build/kernel-cost/kernel-cost.csv",
+                              "kernel-cost-doc") +
+             " Each kernel is built from scratch, one after the other, from the same tree.",
+             "", "| build | seconds | objects | over the floor |", "| --- | --- | --- | --- |"]
+    lines += ["| %s | %d | %d | %.2f |" % (KERNEL_COST_WHAT.get(v["variant"], v["variant"]),
+                                          v["seconds"], v["objects"], v["per_floor"])
+              for v in d["builds"]]
+    return "\n".join(lines) + "\n"
+
+
 # json: bench.json (docs/contracts.md)
 def machine():
     cpu = platform.processor() or platform.machine()
@@ -442,6 +477,13 @@ def main(argv):
         elif cmd == "kernel-cost" and len(args) in (1, 2):
             times = read_times(args[1]) if len(args) == 2 else None
             print("\n".join(kernel_cost_report(kernel_cost(read_kernel_cost(args[0]), times))))
+        elif cmd == "kernel-cost-doc":
+            status = docblock.command(args, KERNEL_COST_RUN, "kernel-cost", kernel_cost_doc,
+                                      "make kernel-cost-doc after make kernel-cost")
+            if status is None:
+                sys.stderr.write(__doc__)
+                return 2
+            return status
         elif cmd == "json" and len(args) in (2, 4):
             json.dump(bench_json(*args), sys.stdout, indent=1)
             print()

@@ -19,6 +19,7 @@
 # OUT/kernel-cost.csv, comma-separated, with a header line:
 #   variant, seconds (make bzImage, wall clock), objects (.o files built),
 #   per_floor (seconds over the floor's, 2 decimals)
+# OUT/run.tsv: date, cpus, accel (KEY<TAB>VALUE, tools/lib.sh's run_facts)
 # OUT/<variant>/: the variant's fragment, .config and build log; the
 # objects are deleted once counted.
 #
@@ -109,4 +110,5 @@ for v in $variants; do
 	note "$v: $s s, $n objects"
 done
 mv "$out/kernel-cost.csv.tmp" "$out/kernel-cost.csv"
+run_facts > "$out/run.tsv"
 column -s, -t < "$out/kernel-cost.csv"
