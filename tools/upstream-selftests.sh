@@ -13,10 +13,11 @@
 # that kernel's build (make M=), next to test_progs, which loads it. Each
 # kernel boots once with them (initramfs/upstream-init). A test_progs test
 # whose results differ between the kernels runs again REPEAT times on both
-# (a second boot of each, with only those tests); one then flaky on the
-# tip only runs ESCALATE times more on both (a third boot). Fails if a
-# test fails on the tip that does not fail on base, or is flaky on the tip
-# only and fails there more often than chance explains.
+# (a second boot of each, with only those tests); one the tip then fails
+# more often than base, but not by enough to tell from chance, runs
+# ESCALATE times more on both (a third boot). Fails if a test fails on
+# the tip that does not fail on base, or fails on the tip more often than
+# on base by more than chance explains.
 #
 # usage: upstream-selftests.sh KSRC REV TIP_KOBJ BASE_KSRC BASE_KOBJ OUT TP_OUT
 # env:   BOOT_TIMEOUT (default 3600), ACCEL, as for ci/boot.sh;
@@ -51,26 +52,30 @@
 #   rerun.list                the test_progs tests whose results differ
 #   {base,tip}/rerun/         the second boot (serial.log, test_progs.tsv:
 #                               REPEAT lines a test), when rerun.list has any
-#   escalate.list             the tests of rerun.list flaky on the tip only
+#   escalate.list             the tests of rerun.list flaky-tip-unconfirmed
 #                             after the second boots
 #   {base,tip}/escalate/      the third boot, as rerun/ (ESCALATE lines a
 #                               test), when escalate.list has any
 #   rerun.tsv                 for each test of rerun.list, its results over
 #                             every run: NAME BASE_PASS BASE_FAIL BASE_SKIP
-#                             TIP_PASS TIP_FAIL TIP_SKIP VERDICT P; VERDICT is
-#                             agree (the same result each run on both),
-#                             regression (fails on each tip run and on no
-#                             base run), fixed (fails on each
-#                             base run, not on the tip), differs (pass on
-#                             one, skip on the other), flaky (mixed results
-#                             on both), flaky-base (on base only),
-#                             flaky-tip (on the tip only, and the tip fails
-#                             more often than base: P, a one-sided Fisher
-#                             exact test of their failure counts, is under
-#                             0.05) or flaky-tip-unconfirmed (on the tip
-#                             only, P 0.05 or more); P is "-" for the
-#                             verdicts that are not flaky-tip*. regression
-#                             and flaky-tip fail the run.
+#                             TIP_PASS TIP_FAIL TIP_SKIP VERDICT P. P is a
+#                             one-sided Fisher exact test of the two
+#                             kernels' failure counts (the chance that the
+#                             tip fails this often with both failing at
+#                             one rate), "-" where the tip never fails.
+#                             Where the tip fails: regression (each tip
+#                             run, P < 0.05), flaky-tip (some tip runs,
+#                             P < 0.05), flaky-tip-unconfirmed (more often
+#                             than base, P 0.05 or more: escalated), flaky
+#                             (no more often than base), or agree (both
+#                             fail every run). Where it does not: fixed
+#                             (base fails every run), flaky-base (base
+#                             sometimes), flaky (mixed results on both),
+#                             agree (the same result each run on both) or
+#                             differs (pass on one, skip on the other).
+#                             missing-tip: no tip run has a result.
+#                             regression, flaky-tip and missing-tip fail
+#                             the run.
 #   base-failures.tsv         the test_progs tests failing on base,
 #                             NAME<TAB>CAUSE<TAB>LINE: CAUSE by the first
 #                             rule of ci/upstream.causes that matches
@@ -223,6 +228,21 @@ done
 
 results compare "$out/base/results.tsv" "$out/tip/results.tsv" > "$out/compare.tsv"
 
+# rerun_timeout LIST COUNT: seconds for a boot that runs each test of
+# LIST COUNT times: twice its longer first run on either kernel, and 60
+# more, each time, and 900 to boot; at least BOOT_TIMEOUT (3600). A test
+# that hangs is still stopped by TP_TIMEOUT in the guest.
+rerun_timeout() {
+	awk -F '\t' -v n="$2" -v least="${BOOT_TIMEOUT:-3600}" '
+		FILENAME == ARGV[1] { want[$1] = 1; next }
+		($1 in want) && $3 > secs[$1] { secs[$1] = $3 }
+		END {
+			t = 900
+			for (k in want) t += n * (2 * secs[k] + 60)
+			print (t > least ? t : least)
+		}' "$1" "$out/base/test_progs.tsv" "$out/tip/test_progs.tsv"
+}
+
 # rerun ROUND LIST COUNT: boot both kernels again, each running the
 # test_progs tests of file LIST COUNT times; results in {base,tip}/ROUND/
 rerun() {
@@ -236,7 +256,7 @@ rerun() {
 			cpio --quiet -o -H newc --reproducible -R 0:0) > "$d/rerun.cpio"
 		cat "$out/$k/initramfs.cpio" "$d/rerun.cpio" > "$d/initramfs.cpio"
 		t0=$(date +%s)
-		boot $k "$d" "$3"
+		BOOT_TIMEOUT=$(rerun_timeout "$2" "$3") boot $k "$d" "$3"
 		results tp "$d/serial.log" > "$d/test_progs.tsv"
 		grep -q '^ust-done' "$d/serial.log" || rerun_boots="$rerun_boots $k/$1"
 		times="$times, $k $1 $(($(date +%s) - t0)) s"
@@ -264,7 +284,7 @@ rounds=
 if [ -s "$out/rerun.list" ]; then
 	rerun rerun "$out/rerun.list" "$repeat"
 	verdicts
-	awk -F '\t' '$8 ~ /^flaky-tip/ { print $1 }' "$out/rerun.tsv" > "$out/escalate.list"
+	awk -F '\t' '$8 == "flaky-tip-unconfirmed" { print $1 }' "$out/rerun.tsv" > "$out/escalate.list"
 	if [ -s "$out/escalate.list" ]; then
 		rerun escalate "$out/escalate.list" "${ESCALATE:-16}"
 		verdicts

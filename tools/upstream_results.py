@@ -18,8 +18,9 @@ Each subcommand reads its arguments' files and writes one file on stdout:
                               (the first boot's and the reruns')
   report COMPARE_TSV RERUN_TSV
                               the lists side by side; exit 1 on a
-                              regression or a test flaky on the tip only
-                              (flaky-tip: more often than chance explains)
+                              verdict of FAILING: a test the tip fails
+                              more often than base by more than chance
+                              explains, or with no result on the tip
   base-failures LOG TP_TSV CAUSES
                               base-failures.tsv (CAUSES: ci/upstream.causes)
   summary BASE_TP TIP_TP BASE_FAILURES SECONDS
@@ -257,20 +258,26 @@ def rerun_list(compare_tsv):
             if r[0].startswith("test_progs/") and r[1] != r[2]]
 
 
-# A test flaky on the tip only fails the run when the tip fails it more
-# often than base by more than chance: a one-sided Fisher exact test of
-# the two kernels' failure counts, at this level. Below it, the test is
-# "flaky-tip-unconfirmed": reported with its counts, and rerun more
-# (upstream-selftests.sh's ESCALATE) before anyone decides.
+# A test the tip fails fails the run when the tip fails it more often
+# than base by more than chance: a one-sided Fisher exact test of the two
+# kernels' failure counts, at this level. Below it, a test the tip fails
+# more often than base is "flaky-tip-unconfirmed": reported with its
+# counts, and rerun more (upstream-selftests.sh's ESCALATE) before the
+# last verdict.
 ALPHA = 0.05
+# The verdicts that fail the run
+FAILING = ("regression", "flaky-tip", "missing-tip")
+
+
+def runs(c):
+    return sum(c[r] for r in RESULTS)
 
 
 def tip_fails_more(bc, tc):
     """P(the tip fails at least this often | both fail at the same rate):
     the hypergeometric tail of the tip's failures among all failures."""
-    n_tip, n_base = sum(tc[r] for r in RESULTS), sum(bc[r] for r in RESULTS)
+    n_tip, total = runs(tc), runs(tc) + runs(bc)
     fails = tc["fail"] + bc["fail"]
-    total = n_tip + n_base
     tail = sum(math.comb(fails, x) * math.comb(total - fails, n_tip - x)
                for x in range(tc["fail"], min(fails, n_tip) + 1))
     return tail / math.comb(total, n_tip)
@@ -282,15 +289,20 @@ def verdict(bc, tc):
         return sum(1 for r in RESULTS if c[r] > 0) > 1
 
     def only(c, r):
-        return c[r] > 0 and c[r] == sum(c[x] for x in RESULTS)
+        return c[r] > 0 and c[r] == runs(c)
+    if runs(tc) == 0:
+        return "missing-tip"
+    if tc["fail"] and not (only(tc, "fail") and only(bc, "fail")):
+        if tip_fails_more(bc, tc) < ALPHA:
+            return "regression" if only(tc, "fail") else "flaky-tip"
+        if runs(bc) == 0 or tc["fail"] / runs(tc) > bc["fail"] / runs(bc):
+            return "flaky-tip-unconfirmed"
+        return "flaky"
+    # From here on the tip never fails, or both always do
     if mixed(bc) and mixed(tc):
         return "flaky"
-    if mixed(tc):
-        return "flaky-tip" if tip_fails_more(bc, tc) < ALPHA else "flaky-tip-unconfirmed"
-    if mixed(bc):
-        return "regression" if only(tc, "fail") and bc["fail"] == 0 else "flaky-base"
-    if only(tc, "fail") and not only(bc, "fail"):
-        return "regression"
+    if mixed(bc) and bc["fail"]:
+        return "flaky-base"
     if only(bc, "fail") and not only(tc, "fail"):
         return "fixed"
     if any(only(bc, r) and only(tc, r) for r in RESULTS):
@@ -310,7 +322,7 @@ def verdicts(names, base_tps, tip_tps):
     for t in want:
         bc, tc = counts["base"][t], counts["tip"][t]
         v = verdict(bc, tc)
-        p = "%.4f" % tip_fails_more(bc, tc) if v.startswith("flaky-tip") else "-"
+        p = "%.4f" % tip_fails_more(bc, tc) if tc["fail"] else "-"
         rows.append((t, *(bc[r] for r in RESULTS), *(tc[r] for r in RESULTS), v, p))
     return rows
 
@@ -339,7 +351,7 @@ def report(compare_tsv, rerun_tsv, out):
         if binary == "test_progs" and test in rerun:
             v, counts = rerun[test]
             out.write("  %-5s %-5s %s: %s, %s\n" % (base, tip, name, v, counts))
-            if v in ("regression", "flaky-tip"):
+            if v in FAILING:
                 regressions.append("%s (%s, %s)" % (name, v, counts))
             if v.startswith("flaky"):
                 flaky.append("%s (%s, %s)" % (name, v, counts))
