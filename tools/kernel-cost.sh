@@ -30,18 +30,22 @@ STAGE=kernel-cost
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 3 ] || die "usage: kernel-cost.sh TREE OUT FRAGMENT... [-- VARIANT...]"
+[ -f "$1/Makefile" ] || die "$1 is not a kernel tree; run make import"
 tree=$(realpath "$1")
 out=$2
 shift 2
 fragments=
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	[ -r "$1" ] || die "no fragment $1"
+	[ -r "$1" ] || die "no fragment $1: name a file of ci/, such as ci/kernel.config"
 	fragments="$fragments $(realpath "$1")"
 	shift
 done
 [ $# -eq 0 ] || shift
 variants=${*:-floor full full-ccache no-btf no-debuginfo no-selftest-net}
-[ -f "$tree/Makefile" ] || die "$tree is not a kernel tree; run make import"
+# full-ccache measures ccache as make ci runs it, with the Makefile's
+# CCACHE_* settings (depend mode, the base directory)
+[ -n "${CCACHE_BASEDIR:-}" ] ||
+	die "run it as make kernel-cost (or make bench), which gives ccache make ci's settings"
 
 # The options each variant turns off, and the lines it adds instead
 off_opts() {
@@ -50,7 +54,7 @@ off_opts() {
 	no-btf) echo DEBUG_INFO_BTF ;;
 	no-debuginfo) echo DEBUG_INFO DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_BTF GDB_SCRIPTS ;;
 	no-selftest-net) echo IPV6 NETFILTER NF_CONNTRACK NF_CONNTRACK_MARK NF_NAT ;;
-	*) die "no variant '$1' (floor full full-ccache no-btf no-debuginfo no-selftest-net)" ;;
+	*) die "no variant '$1'; the variants: floor full full-ccache no-btf no-debuginfo no-selftest-net" ;;
 	esac
 }
 on_lines() {
@@ -89,7 +93,7 @@ for v in $variants; do
 	# make ci's compiler: ccache where it is installed (Makefile's KMAKE)
 	cc=gcc
 	if [ "$v" = full-ccache ]; then
-		command -v ccache > /dev/null || die "full-ccache: ccache is not installed"
+		command -v ccache > /dev/null || die "full-ccache: ccache is not installed; run make deps"
 		cc="ccache gcc"
 		CCACHE_DIR=$(realpath "$d")/ccache
 		export CCACHE_DIR
