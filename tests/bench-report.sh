@@ -14,9 +14,9 @@
 # docs/measurements.md's table of ratios one that doc-check reads.
 set -eu
 cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 f=tests/fixtures/bench
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 status=0
 
 # same NAME EXPECTED GOT: file GOT must be EXPECTED
@@ -31,77 +31,65 @@ same() {
 
 # check NAME EXPECTED_STATUS COMMAND...: bench_report.py COMMAND's stdout
 # must be $f/NAME.expect and its exit status EXPECTED_STATUS
-check() {
-	name=$1 want=$2
-	shift 2
-	got=0
-	python3 tools/bench_report.py "$@" > "$out/$name" 2> "$out/$name.err" || got=$?
-	if [ "$got" != "$want" ]; then
-		echo "not ok $name: exit status $got, want $want"
-		cat "$out/$name.err"
-		status=1
-	else
-		same "$name" "$f/$name.expect" "$out/$name"
-	fi
-}
+check() { check_tool tools/bench_report.py "$f" differs "$@" || status=1; }
 
 # hooks.csv's rows, boot by boot in bench.sh's order
-head -n 1 "$f/run/hooks.csv" > "$out/hooks.csv"
+head -n 1 "$f/run/hooks.csv" > "$tmp/hooks.csv"
 for round in 1 2; do
 	for policy in none alloc defer grant; do
 		case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 		for k in "$@" tip; do
 			python3 tools/bench_report.py rows "$k" icount "$round" \
-				"$f/run/$k-$policy-icount-$round.log" >> "$out/hooks.csv"
+				"$f/run/$k-$policy-icount-$round.log" >> "$tmp/hooks.csv"
 		done
 	done
 done
 for policy in none alloc defer grant; do
 	case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 	for k in "$@" tip; do
-		python3 tools/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$out/hooks.csv"
+		python3 tools/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$tmp/hooks.csv"
 	done
 done
-same "rows: hooks.csv" "$f/run/hooks.csv" "$out/hooks.csv"
+same "rows: hooks.csv" "$f/run/hooks.csv" "$tmp/hooks.csv"
 got=0
-python3 tools/bench_report.py rows tip icount 1 "$f/run/cold-times" > "$out/none" 2>&1 || got=$?
+python3 tools/bench_report.py rows tip icount 1 "$f/run/cold-times" > "$tmp/none" 2>&1 || got=$?
 if [ "$got" = 1 ]; then echo "ok rows: a console with no bench lines fails"; else
 	echo "not ok rows: a console with no bench lines exits $got, want 1"; status=1; fi
 
-check hooks 0 hooks "$f/run/hooks.csv" "$out/ratios.csv" tcg
-same "hooks: ratios.csv" "$f/ratios.csv.expect" "$out/ratios.csv"
-check missed 0 hooks "$f/missed.csv" "$out/missed-ratios.csv" kvm
-same "hooks: ratios.csv of missed targets" "$f/missed-ratios.csv.expect" "$out/missed-ratios.csv"
+check hooks 0 hooks "$f/run/hooks.csv" "$tmp/ratios.csv" tcg
+same "hooks: ratios.csv" "$f/ratios.csv.expect" "$tmp/ratios.csv"
+check missed 0 hooks "$f/missed.csv" "$tmp/missed-ratios.csv" kvm
+same "hooks: ratios.csv of missed targets" "$f/missed-ratios.csv.expect" "$tmp/missed-ratios.csv"
 check steps 0 steps "$f/run"
 check suite 0 suite "$f/run/suite-times"
 check cold 0 cold "$f/run/cold-times"
 check kernel-cost 0 kernel-cost "$f/run/kernel-cost/kernel-cost.csv" "$f/run/cold-times"
-grep -v '^floor,' "$f/run/kernel-cost/kernel-cost.csv" > "$out/no-floor.csv"
+grep -v '^floor,' "$f/run/kernel-cost/kernel-cost.csv" > "$tmp/no-floor.csv"
 got=0
-python3 tools/bench_report.py kernel-cost "$out/no-floor.csv" > "$out/none" 2>&1 || got=$?
-if [ "$got" = 2 ] && grep -q 'no floor' "$out/none"; then
+python3 tools/bench_report.py kernel-cost "$tmp/no-floor.csv" > "$tmp/none" 2>&1 || got=$?
+if [ "$got" = 2 ] && grep -q 'no floor' "$tmp/none"; then
 	echo "ok kernel-cost: builds without the floor fail"
 else
 	echo "not ok kernel-cost: builds without the floor exit $got, want 2"; status=1
 fi
 # make kernel-cost-doc: the block written from a run checks; an edited
 # figure does not; README's block is that of the kept run
-mkdir "$out/kc"
-cp "$f/run/kernel-cost/kernel-cost.csv" "$out/kc/"
-printf 'date\t2027-01-02\ncpus\t4\naccel\ttcg\n' > "$out/kc/run.tsv"
-printf 'text\n<!-- kernel-cost begin -->\nold\n<!-- kernel-cost end -->\nmore\n' > "$out/kc/doc.md"
-if python3 tools/bench_report.py kernel-cost-doc update "$out/kc" "$out/kc/kept" "$out/kc/doc.md" &&
-	python3 tools/bench_report.py kernel-cost-doc check "$out/kc/kept" "$out/kc/doc.md" &&
-	grep -q '^From `make kernel-cost` on 2027-01-02 (4 CPUs)' "$out/kc/doc.md" &&
-	grep -qxF '| `tinyconfig` alone | 75 | 534 | 1.00 |' "$out/kc/doc.md" &&
-	grep -q '^| `make ci`.s config (`ci/kernel.config`) | 286 | 1122 | 3.81 |$' "$out/kc/doc.md" &&
-	sed -n '$p' "$out/kc/doc.md" | grep -qx more; then
+mkdir "$tmp/kc"
+cp "$f/run/kernel-cost/kernel-cost.csv" "$tmp/kc/"
+printf 'date\t2027-01-02\ncpus\t4\naccel\ttcg\n' > "$tmp/kc/run.tsv"
+printf 'text\n<!-- kernel-cost begin -->\nold\n<!-- kernel-cost end -->\nmore\n' > "$tmp/kc/doc.md"
+if python3 tools/bench_report.py kernel-cost-doc update "$tmp/kc" "$tmp/kc/kept" "$tmp/kc/doc.md" &&
+	python3 tools/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/doc.md" &&
+	grep -q '^From `make kernel-cost` on 2027-01-02 (4 CPUs)' "$tmp/kc/doc.md" &&
+	grep -qxF '| `tinyconfig` alone | 75 | 534 | 1.00 |' "$tmp/kc/doc.md" &&
+	grep -q '^| `make ci`.s config (`ci/kernel.config`) | 286 | 1122 | 3.81 |$' "$tmp/kc/doc.md" &&
+	sed -n '$p' "$tmp/kc/doc.md" | grep -qx more; then
 	echo "ok kernel-cost-doc update and check"
 else
 	echo "not ok kernel-cost-doc update and check"; status=1
 fi
-sed -i 's/| 286 | 1122 | 3.81 |/| 250 | 1122 | 3.33 |/' "$out/kc/doc.md"
-if python3 tools/bench_report.py kernel-cost-doc check "$out/kc/kept" "$out/kc/doc.md" 2> /dev/null; then
+sed -i 's/| 286 | 1122 | 3.81 |/| 250 | 1122 | 3.33 |/' "$tmp/kc/doc.md"
+if python3 tools/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/doc.md" 2> /dev/null; then
 	echo "not ok kernel-cost-doc check: an edited figure passed"; status=1
 else
 	echo "ok kernel-cost-doc check: an edited figure fails"

@@ -9,6 +9,8 @@
 set -eu
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 cd "$top"
 
 # CONSUMER: the JSON files it reads (by name)
@@ -26,20 +28,7 @@ Makefile: results.json
 # what reading prose looks like, as extended regular expressions
 prose='# ci-init|no subtest named|\^verdict: |Testing complete|125:\*|grep[^|]*tests_o/bin|(sed|grep|awk)[^|]*(\.yml|\$workflow)|grep[^|]*/summary|awk[^|]*results\.ktap|\^    '
 
-n=0
-failed=0
-result() {
-	n=$((n + 1))
-	if [ -z "$2" ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1: $2"
-		failed=$((failed + 1))
-	fi
-}
-tmp=$(mktemp)
-on_exit 'rm -f "$tmp"'
-echo "$consumers" > "$tmp"
+echo "$consumers" > "$tmp/consumers"
 while IFS=: read -r file files; do
 	[ -n "$file" ] || continue
 	why=
@@ -53,7 +42,7 @@ while IFS=: read -r file files; do
 		[ -z "$hits" ] || why="$why; reads prose: $hits"
 	fi
 	result "$file reads$files" "${why#; }"
-done < "$tmp"
+done < "$tmp/consumers"
 # and the reader itself has the schemas' words
 for w in no_such_subtest '"cause"' step-write series-table kunit-pfs; do
 	grep -q -F -- "$w" tools/results.py || result "tools/results.py knows $w" missing
@@ -62,5 +51,4 @@ done
 for w in shard.json mutant.json commit.json commit-write mutant-write; do
 	grep -q -F -- "$w" tools/shards.py || result "tools/shards.py knows $w" missing
 done
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

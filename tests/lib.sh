@@ -5,7 +5,10 @@
 # end the test with 'summary'.
 
 tmp=$(mktemp -d)
+# dash runs the EXIT trap on SIGINT or SIGTERM only when those are trapped
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 pass=0
 fail=0
 
@@ -17,7 +20,11 @@ ok() {
 not_ok() {
 	fail=$((fail + 1))
 	echo "not ok $((pass + fail)) $1"
-	sed 's/^/# /' "$tmp/out"
+}
+
+# result NAME WHY: ok, unless there is a WHY (why it failed)
+result() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1: $2"; fi
 }
 
 # expect NAME STATUS PATTERN CMD...: CMD exits with STATUS (0 or nonzero)
@@ -33,7 +40,28 @@ expect() {
 		ok "$name"
 	else
 		not_ok "$name (exit $got, wanted $want and /$pattern/)"
+		sed 's/^/# /' "$tmp/out"
 	fi
+}
+
+# check_tool TOOL DIR MISMATCH NAME STATUS ARG...: python3 TOOL ARG...
+# exits with STATUS and prints DIR/NAME.expect; else it fails, saying
+# "not ok NAME: MISMATCH from DIR/NAME.expect" after the diff. Its lines
+# are unnumbered, as its callers' have always been.
+check_tool() {
+	tool=$1 dir=$2 mismatch=$3 name=$4 want=$5
+	shift 5
+	got=0
+	python3 "$tool" "$@" > "$tmp/$name" 2> "$tmp/$name.err" || got=$?
+	if [ "$got" != "$want" ]; then
+		echo "not ok $name: exit status $got, want $want"
+		cat "$tmp/$name.err"
+		return 1
+	elif ! diff -u "$dir/$name.expect" "$tmp/$name"; then
+		echo "not ok $name: $mismatch from $dir/$name.expect"
+		return 1
+	fi
+	echo "ok $name"
 }
 
 # The counts, and the test's exit status

@@ -10,23 +10,15 @@ set -eu
 STAGE=tests/parity-table.sh
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 gen=$top/tools/parity-table.sh
 fix=$top/tests/fixtures/parity
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-n=0
-failed=0
 # check WHAT STATUS: "ok" if STATUS is 0
 check() {
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		failed=$((failed + 1))
-	fi
+	if [ "$2" = 0 ]; then ok "$1"; else not_ok "$1"; fi
 }
 
 # the document's block, between its markers
@@ -69,5 +61,5 @@ status=0
 	grep -q 'works / fails: changed (runs differ)' "$tmp/twice" || status=1
 check "a cell that differs between runs shows both" $status
 
-[ "$failed" -eq 0 ] || die "$failed of $n checks failed"
-echo "# parity-table: $n checks passed"
+[ "$fail" -eq 0 ] || die "$fail of $((pass + fail)) checks failed"
+echo "# parity-table: $pass checks passed"

@@ -20,23 +20,11 @@ set -eu
 STAGE=tests/shards.sh
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 fx=$top/tests/fixtures/shards
 shards="python3 $top/tools/shards.py"
-tmp=$(mktemp -d)
-on_exit 'rm -rf "$tmp"'
-
-n=0
-failed=0
-result() {
-	n=$((n + 1))
-	if [ -z "$2" ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1: $2"
-		failed=$((failed + 1))
-	fi
-}
 
 # layout STAGE SPLIT SHARD DIR: shard SHARD ("" for unsharded) of the
 # fixtures of STAGE in DIR, as the stage's script leaves it
@@ -222,5 +210,5 @@ for bad in 0/2 3/2 2 a/b 1/0 /2; do
 		echo "status $status: $(cat "$tmp/err")")"
 done
 
-[ "$failed" -eq 0 ] || die "$failed of $n failed"
-echo "# shards: $n passed"
+[ "$fail" -eq 0 ] || die "$fail of $((pass + fail)) failed"
+echo "# shards: $pass passed"

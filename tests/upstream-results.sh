@@ -8,29 +8,14 @@
 # them in tests/fixtures/upstream/.
 set -eu
 cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 f=tests/fixtures/upstream
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 status=0
 
 # check NAME EXPECTED_STATUS COMMAND...: COMMAND's stdout must be
 # $f/NAME.expect and its exit status EXPECTED_STATUS
-check() {
-	name=$1 want=$2
-	shift 2
-	got=0
-	python3 tools/upstream_results.py "$@" > "$out/$name" 2> "$out/$name.err" || got=$?
-	if [ "$got" != "$want" ]; then
-		echo "not ok $name: exit status $got, want $want"
-		cat "$out/$name.err"
-		status=1
-	elif ! diff -u "$f/$name.expect" "$out/$name"; then
-		echo "not ok $name: output differs from $f/$name.expect"
-		status=1
-	else
-		echo "ok $name"
-	fi
-}
+check() { check_tool tools/upstream_results.py "$f" "output differs" "$@" || status=1; }
 
 check base.results 0 parse "$f/base.log" "$f/test_verifier.names" ci/splats
 check tip.results 0 parse "$f/tip.log" "$f/test_verifier.names" ci/splats
@@ -46,19 +31,19 @@ check rerun-escalated 0 verdicts "$f/rerun.list" "$f/base.tp" "$f/base-rerun.tp"
 check report 1 report "$f/compare.expect" "$f/rerun-beta.tsv"
 # A tip-only flake fails the run when confirmed, and only then; either
 # way it is reported with its counts
-printf 'test_progs/beta\tpass\tfail\n' > "$out/beta.compare"
+printf 'test_progs/beta\tpass\tfail\n' > "$tmp/beta.compare"
 for v in flaky-tip:1 flaky-tip-unconfirmed:0; do
-	printf 'beta\t4\t0\t0\t3\t1\t0\t%s\t0.5000\n' "${v%:*}" > "$out/beta.rerun"
+	printf 'beta\t4\t0\t0\t3\t1\t0\t%s\t0.5000\n' "${v%:*}" > "$tmp/beta.rerun"
 	got=0
-	python3 tools/upstream_results.py report "$out/beta.compare" "$out/beta.rerun" \
-		> "$out/beta.report" || got=$?
+	python3 tools/upstream_results.py report "$tmp/beta.compare" "$tmp/beta.rerun" \
+		> "$tmp/beta.report" || got=$?
 	if [ "$got" = "${v#*:}" ] &&
 		grep -qx "flaky: test_progs/beta (${v%:*}, base 4 pass 0 fail 0 skip, tip 3 pass 1 fail 0 skip, p=0.5000)" \
-			"$out/beta.report"; then
+			"$tmp/beta.report"; then
 		echo "ok report of a ${v%:*} test"
 	else
 		echo "not ok report of a ${v%:*} test: exit status $got, want ${v#*:}"
-		cat "$out/beta.report"
+		cat "$tmp/beta.report"
 		status=1
 	fi
 done
@@ -66,27 +51,27 @@ check base-failures 0 base-failures "$f/base.log" "$f/base.tp.expect" ci/upstrea
 check summary 0 summary "$f/base.tp.expect" "$f/base.tp.expect" \
 	"$f/base-failures.expect" 42
 # the Markdown of a run made of the files above
-mkdir "$out/run"
-cp "$f/summary.expect" "$out/run/summary.tsv"
-cp "$f/compare.expect" "$out/run/compare.tsv"
-cp "$f/rerun-beta.tsv" "$out/run/rerun.tsv"
-cp "$f/base-failures.expect" "$out/run/base-failures.tsv"
-check markdown 0 markdown "$out/run"
+mkdir "$tmp/run"
+cp "$f/summary.expect" "$tmp/run/summary.tsv"
+cp "$f/compare.expect" "$tmp/run/compare.tsv"
+cp "$f/rerun-beta.tsv" "$tmp/run/rerun.tsv"
+cp "$f/base-failures.expect" "$tmp/run/base-failures.tsv"
+check markdown 0 markdown "$tmp/run"
 
 # A document's block: written from a run, it checks; edited, it does not
 printf 'text\n<!-- upstream-selftests begin -->\nold\n<!-- upstream-selftests end -->\nmore\n' \
-	> "$out/doc.md"
-if python3 tools/upstream_results.py doc update "$out/run" "$out/kept" "$out/doc.md" &&
-	python3 tools/upstream_results.py doc check "$out/kept" "$out/doc.md" &&
-	grep -q '^test_progs passes 33.3% of its tests on base.$' "$out/doc.md" &&
-	sed -n '$p' "$out/doc.md" | grep -q '^more$'; then
+	> "$tmp/doc.md"
+if python3 tools/upstream_results.py doc update "$tmp/run" "$tmp/kept" "$tmp/doc.md" &&
+	python3 tools/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" &&
+	grep -q '^test_progs passes 33.3% of its tests on base.$' "$tmp/doc.md" &&
+	sed -n '$p' "$tmp/doc.md" | grep -q '^more$'; then
 	echo "ok doc update and check"
 else
 	echo "not ok doc update and check"
 	status=1
 fi
-sed -i 's/33\.3%/90.0%/' "$out/doc.md"
-if python3 tools/upstream_results.py doc check "$out/kept" "$out/doc.md" 2> /dev/null; then
+sed -i 's/33\.3%/90.0%/' "$tmp/doc.md"
+if python3 tools/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" 2> /dev/null; then
 	echo "not ok doc check: an edited figure passed"
 	status=1
 else
