@@ -346,7 +346,9 @@ def kernel_cost_doc(fixtures):
                               "kernel-cost-doc") +
              " Each kernel is built from scratch, one after the other, from the same tree.",
              "", "| build | seconds | objects | over the floor |", "| --- | --- | --- | --- |"]
-    lines += ["| %s | %d | %d | %.2f |" % (KERNEL_COST_WHAT.get(v["variant"], v["variant"]),
+    what = dict(KERNEL_COST_WHAT)
+    what["full-ccache"] += " (ccache in %s mode)" % run.get("ccache", "-")
+    lines += ["| %s | %d | %d | %.2f |" % (what.get(v["variant"], v["variant"]),
                                           v["seconds"], v["objects"], v["per_floor"])
               for v in d["builds"]]
     return "\n".join(lines) + "\n"

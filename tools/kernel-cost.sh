@@ -20,6 +20,7 @@
 #   variant, seconds (make bzImage, wall clock), objects (.o files built),
 #   per_floor (seconds over the floor's, 2 decimals)
 # OUT/run.tsv: date, cpus, accel (KEY<TAB>VALUE, tools/lib.sh's run_facts)
+#   and ccache (depend or preprocessor: full-ccache's mode)
 # OUT/<variant>/: the variant's fragment, .config and build log; the
 # objects are deleted once counted.
 #
@@ -114,5 +115,8 @@ for v in $variants; do
 	note "$v: $s s, $n objects"
 done
 mv "$out/kernel-cost.csv.tmp" "$out/kernel-cost.csv"
-run_facts > "$out/run.tsv"
+{
+	run_facts
+	printf 'ccache\t%s\n' "$([ -n "${CCACHE_DEPEND:-}" ] && echo depend || echo preprocessor)"
+} > "$out/run.tsv"
 column -s, -t < "$out/kernel-cost.csv"
