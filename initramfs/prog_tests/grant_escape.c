@@ -47,6 +47,7 @@
  * they read kernel socket memory), which a grant of 1 does not give.
  */
 #include <test_progs.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -69,6 +70,7 @@
 #define CG		"/sys/fs/cgroup/grant_escape"
 #define PORT		4242
 #define ATTACKER	"grant_attacker"
+#define GRANT_MEMORY_MAX "256M"
 
 /* How far the attacker got: each step's -errno, 0 if it worked */
 struct attack {
@@ -104,10 +106,14 @@ static long long cg_memory_event(const char *key)
 	return cg_value("memory.events", key);
 }
 
-/* Make CG and grant it @types (map types, then program types) */
+/* Make CG, bound its memory (bpf-grant grants no unbounded cgroup; the
+ * memcg subtests lower the bound) and grant it @types (map types, then
+ * program types)
+ */
 static bool granted_cg(bool hooks, const char *maps, const char *progs)
 {
-	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup") ||
+	    !ASSERT_OK(write_file(CG "/memory.max", GRANT_MEMORY_MAX), "memory.max"))
 		return false;
 	return ASSERT_EQ(tool("add", CG, "--map-types", maps, "--prog-types", progs),
 			 hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
@@ -494,7 +500,6 @@ static bool memory_controller_on(void)
 
 static void memcg_bound(bool with_btf, bool hooks)
 {
-	bool was_on = memory_controller_on();
 	struct btf *btf = NULL;
 	struct fill f = {};
 	char path[64], max[32];
@@ -510,9 +515,6 @@ static void memcg_bound(bool with_btf, bool hooks)
 			goto out_btf;
 		printf("BTF blob: %u bytes\n", btf_blob_size);
 	}
-	if (!ASSERT_OK(was_on ? 0 : write_file("/sys/fs/cgroup/cgroup.subtree_control",
-					       "+memory"), "memory controller"))
-		goto out_btf;
 	if (!granted_cg(hooks, "array", "socket_filter"))
 		goto out;
 	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
@@ -547,8 +549,6 @@ out:
 	if (hooks)
 		ASSERT_LT(left, 1 << 20, "charged after the pins are gone");
 	ungrant_cg(hooks);
-	if (!was_on)
-		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 out_btf:
 	btf__free(btf);
 }
@@ -653,13 +653,9 @@ static bool kernel_charged(long long bytes)
 
 static void cpumap_threads_bound(bool hooks)
 {
-	bool was_on = memory_controller_on();
 	struct cpumap_fill c[2] = {};
 	int round, before;
 
-	if (!ASSERT_OK(was_on ? 0 : write_file("/sys/fs/cgroup/cgroup.subtree_control",
-					       "+memory"), "memory controller"))
-		return;
 	if (!granted_cg(hooks, "cpumap", "socket_filter"))
 		goto out;
 	before = cpumap_threads();
@@ -689,14 +685,314 @@ static void cpumap_threads_bound(bool hooks)
 out:
 	cpumap_unpin();
 	ungrant_cg(hooks);
-	if (!was_on)
-		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 }
 
 /* As nobody in CG: a sockmap, an sk_skb stream verdict program, and the
  * attach of one to the other; the attach's -errno, or -ENOTCONN (the map)
  * or -ENOEXEC (the program) if it did not get that far
  */
+/*
+ * memcg_every_map_type: for every map type of the kernel's enum
+ * bpf_map_type (from its BTF, so that a type added later is tested
+ * without anyone listing it), a rule that names that type alone, and
+ * memory.max at MEMCG_MAX, the attacker pins maps of that type of about
+ * TYPE_MAP_BYTES each, filled by updates where the memory comes then,
+ * until refused. The kernel memory the guest lost meanwhile (MemAvailable)
+ * less what the cgroup is charged must stay under TYPE_SLACK: the memory
+ * cgroup is the bound on what a grantee holds, for every type it can be
+ * granted. A map that asks for TYPE_MAP_BYTES must also be stopped by
+ * memory.max well before MEMCG_ROUNDS. struct_ops, which no rule can name,
+ * is not tried; a type of the kernel with no shape below fails. On the
+ * stock kernel, the attacker is refused its first map of every type.
+ */
+#define TYPE_MAP_BYTES	(1 << 20)
+#define TYPE_SLACK	(4 << 20)
+
+/* How to create (and fill) a map of one type: key and value size, entries
+ * for TYPE_MAP_BYTES, flags, whether it needs BTF or an inner map, and
+ * whether its memory comes with updates (then: fill every entry)
+ */
+struct map_shape {
+	const char *name;	/* libbpf's (and bpf-grant's) name */
+	__u32 key, value, entries, flags;
+	bool btf, inner, fill, percpu, big;
+};
+
+#define PTRS	(TYPE_MAP_BYTES / 8)	/* entries of an array of pointers */
+
+static const struct map_shape shapes[] = {
+	{ "hash", 4, 4092, 256, 0, .big = true },
+	{ "array", 4, 4096, 256, 0, .big = true },
+	{ "prog_array", 4, 4, PTRS, 0, .big = true },
+	{ "perf_event_array", 4, 4, PTRS, 0, .big = true },
+	{ "percpu_hash", 4, 1020, 1024, 0, .percpu = true, .big = true },
+	{ "percpu_array", 4, 1024, 1024, 0, .percpu = true, .big = true },
+	{ "stack_trace", 4, 8 * 127, 1024, 0, .big = true },
+	{ "cgroup_array", 4, 4, PTRS, 0, .big = true },
+	{ "lru_hash", 4, 4092, 256, 0, .big = true },
+	{ "lru_percpu_hash", 4, 1020, 1024, 0, .percpu = true, .big = true },
+	{ "lpm_trie", 8, 4088, 256, BPF_F_NO_PREALLOC, .fill = true, .big = true },
+	{ "array_of_maps", 4, 4, PTRS, 0, .inner = true, .big = true },
+	{ "hash_of_maps", 4, 4, 16384, 0, .inner = true, .big = true },
+	{ "devmap", 4, 4, PTRS, 0, .big = true },
+	{ "sockmap", 4, 4, PTRS, 0, .big = true },
+	{ "cpumap", 4, 4, 1, 0 },
+	{ "xskmap", 4, 4, PTRS, 0, .big = true },
+	{ "sockhash", 4, 4, PTRS / 2, 0, .big = true },
+	{ "cgroup_storage", 8, 4096, 0, 0 },
+	{ "reuseport_sockarray", 4, 4, PTRS, 0, .big = true },
+	{ "percpu_cgroup_storage", 8, 4096, 0, 0 },
+	{ "queue", 0, 4096, 256, 0, .big = true },
+	{ "stack", 0, 4096, 256, 0, .big = true },
+	{ "sk_storage", 4, 4, 0, BPF_F_NO_PREALLOC, .btf = true },
+	{ "devmap_hash", 4, 4, PTRS, 0, .big = true },
+	{ "ringbuf", 0, 0, TYPE_MAP_BYTES, 0, .big = true },
+	{ "inode_storage", 4, 4, 0, BPF_F_NO_PREALLOC, .btf = true },
+	{ "task_storage", 4, 4, 0, BPF_F_NO_PREALLOC, .btf = true },
+	{ "bloom_filter", 0, 4, 1 << 20, 0, .big = true },
+	{ "user_ringbuf", 0, 0, TYPE_MAP_BYTES, 0, .big = true },
+	{ "hash", 4, 4092, 256, BPF_F_NO_PREALLOC, .fill = true, .big = true },
+	{ "percpu_hash", 4, 1020, 1024, BPF_F_NO_PREALLOC, .fill = true,
+	  .percpu = true, .big = true },
+};
+
+struct type_fill {
+	const struct map_shape *shape;
+	enum bpf_map_type type;	/* the kernel's value for shape->name */
+	int ncpus;
+};
+
+/* The value size a map of @s is created with: per-CPU values are split
+ * across the CPUs, so that every map asks for about the same bytes
+ */
+static __u32 shape_value(const struct map_shape *s, int ncpus)
+{
+	return s->percpu ? ((s->value / ncpus ?: 8) + 7) / 8 * 8 : s->value;
+}
+
+/* A BTF of one int, for the local storage maps' key and value */
+static int int_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+	const void *raw = NULL;
+	__u32 size;
+	int fd = -ENOMEM;
+
+	if (btf && btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0)
+		raw = btf__raw_data(btf, &size);
+	if (raw) {
+		fd = bpf_btf_load(raw, size, NULL);
+		if (fd < 0)
+			fd = -errno;
+	}
+	btf__free(btf);
+	return fd;
+}
+
+/* Update every entry of @fd as @s asks: 0 or -errno */
+static int fill_entries(int fd, const struct map_shape *s, int ncpus)
+{
+	size_t vsize = (size_t)shape_value(s, ncpus) * (s->percpu ? ncpus : 1);
+	char *value = calloc(1, vsize);
+	struct { __u32 prefixlen, data; } lpm = { 32 };
+	__u32 i;
+	int err = value ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < s->entries; i++) {
+		lpm.data = i;
+		if (bpf_map_update_elem(fd, s->key == 8 ? (void *)&lpm : (void *)&i,
+					value, BPF_ANY))
+			err = -errno;
+	}
+	free(value);
+	return err;
+}
+
+/* Map @i of the fill of @s, pinned, its fds closed: 0 or -errno */
+static int pin_shaped(int i, const struct type_fill *t)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = t->shape->flags);
+	const struct map_shape *s = t->shape;
+	int fd = -1, btf_fd = -1, inner_fd = -1, err = 0;
+	char path[64];
+
+	if (s->btf) {
+		btf_fd = int_btf();
+		if (btf_fd < 0)
+			return btf_fd;
+		opts.btf_fd = btf_fd;
+		opts.btf_key_type_id = opts.btf_value_type_id = 1;
+	}
+	if (s->inner) {
+		inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+		if (inner_fd < 0)
+			return -errno;
+		opts.inner_map_fd = inner_fd;
+	}
+	if (t->type == BPF_MAP_TYPE_BLOOM_FILTER)
+		opts.map_extra = 5;	/* hash functions */
+	fd = bpf_map_create(t->type, NULL, s->key, shape_value(s, t->ncpus),
+			    s->entries, &opts);
+	if (fd < 0)
+		err = -errno;
+	if (!err && s->fill)
+		err = fill_entries(fd, s, t->ncpus);
+	snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
+	if (!err && bpf_obj_pin(fd, path))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	if (inner_fd >= 0)
+		close(inner_fd);
+	return err;
+}
+
+/* The attacker's side: pin maps of one shape until refused */
+static void fill_type(const void *arg, void *out)
+{
+	const struct type_fill *t = arg;
+	struct fill *f = out;
+	int i;
+
+	for (i = 0; i < MEMCG_ROUNDS && !f->err; i++) {
+		f->err = pin_shaped(i, t);
+		f->pinned += !f->err;
+	}
+}
+
+/* The guest's MemAvailable, in bytes */
+static long long mem_available(void)
+{
+	long long kib = -1, n;
+	char name[64];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fscanf(f, "%63s %lld kB", name, &n) == 2)
+		if (!strcmp(name, "MemAvailable:"))
+			kib = n;
+	if (f)
+		fclose(f);
+	return kib < 0 ? -1 : kib << 10;
+}
+
+static void unpin_all(void)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < MEMCG_ROUNDS; i++) {
+		snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
+		unlink(path);
+	}
+}
+
+/* Whether map type @name has a shape here */
+static bool has_shape(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(shapes); i++)
+		if (!strcmp(shapes[i].name, name))
+			return true;
+	return false;
+}
+
+static bool freed(long long unused)
+{
+	long long left = cg_memory_current();
+
+	return left >= 0 && left < (1 << 20);
+}
+
+static void memcg_one_shape(const struct type_fill *t, bool hooks)
+{
+	const struct map_shape *s = t->shape;
+	long long before, charged, lost;
+	struct fill f = {};
+	char max[32], types[64];
+	int ret;
+
+	/* an inner map is an array, which the rule grants too */
+	snprintf(types, sizeof(types), "%s%s", s->name, s->inner ? ",array" : "");
+	if (!granted_cg(hooks, types, "socket_filter"))
+		goto out;
+	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
+	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+		goto out;
+	before = mem_available();
+	ret = in_cg_as_nobody(fill_type, t, &f, sizeof(f));
+	charged = cg_memory_current();
+	lost = before - mem_available();
+	printf("%s%s: pinned %d of %d, then %s %d; lost %lld KiB, charged %lld KiB\n",
+	       s->name, s->fill ? " (filled)" : "", f.pinned, MEMCG_ROUNDS,
+	       ret == 1 ? "killed by the cgroup's OOM killer" : "error", f.err,
+	       lost >> 10, charged >> 10);
+	if (!ASSERT_GE(ret, 0, s->name))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(f.err, -EPERM, s->name);
+		goto out;
+	}
+	ASSERT_GT(f.pinned, 0, s->name);
+	ASSERT_LT(lost - charged, TYPE_SLACK, s->name);
+	if (s->big)
+		ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, s->name);
+out:
+	unpin_all();
+	ASSERT_TRUE(eventually(freed, 0), s->name);
+	ungrant_cg(hooks);
+}
+
+/* The kernel's value of map type @name (bpf-grant's and libbpf's name:
+ * the enumerator's in lower case, less BPF_MAP_TYPE_), 0 if it has none;
+ * with @name NULL, fail for each type of the kernel with no shape
+ */
+static int kernel_map_type(const struct btf *btf, const char *name)
+{
+	const char *prefix = "BPF_MAP_TYPE_", *e_name;
+	int id = btf__find_by_name_kind(btf, "bpf_map_type", BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_enum *e = t ? btf_enum(t) : NULL;
+	char lower[64];
+	int i, j;
+
+	for (i = 0; e && i < btf_vlen(t); i++, e++) {
+		e_name = btf__name_by_offset(btf, e->name_off);
+		if (strncmp(e_name, prefix, strlen(prefix)))
+			continue;
+		for (j = 0; e_name[strlen(prefix) + j] && j < sizeof(lower) - 1; j++)
+			lower[j] = tolower(e_name[strlen(prefix) + j]);
+		lower[j] = 0;
+		if (name && !strcmp(lower, name))
+			return e->val;
+		if (!name && strcmp(lower, "unspec") && strcmp(lower, "struct_ops"))
+			ASSERT_TRUE(has_shape(lower), lower);
+	}
+	return 0;
+}
+
+static void memcg_every_map_type(bool hooks)
+{
+	struct type_fill t = { .ncpus = libbpf_num_possible_cpus() };
+	struct btf *btf;
+	int i;
+
+	btf = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(btf, "vmlinux BTF") || !ASSERT_GT(t.ncpus, 0, "possible CPUs"))
+		goto out;
+	kernel_map_type(btf, NULL);
+	for (i = 0; i < ARRAY_SIZE(shapes); i++) {
+		t.shape = &shapes[i];
+		t.type = kernel_map_type(btf, shapes[i].name);
+		if (ASSERT_GT(t.type, 0, shapes[i].name))
+			memcg_one_shape(&t, hooks);
+	}
+out:
+	btf__free(btf);
+}
+
 static int sockmap_attach(void)
 {
 	const struct bpf_insn pass[] = {
@@ -761,7 +1057,12 @@ static void xsk_socket(bool hooks)
 
 void test_grant_escape(void)
 {
-	bool hooks = have_grant_hooks();
+	bool hooks = have_grant_hooks(), was_on = memory_controller_on();
+
+	/* every granted cgroup gets a memory bound: give them the controller */
+	if (!ASSERT_OK(was_on ? 0 : write_file("/sys/fs/cgroup/cgroup.subtree_control",
+					       "+memory"), "memory controller"))
+		return;
 
 	if (test__start_subtest("devmap_other_netns"))
 		devmap_other_netns(false, hooks);
@@ -771,6 +1072,8 @@ void test_grant_escape(void)
 		memcg_bound(true, hooks);
 	if (test__start_subtest("map_memcg_bound"))
 		memcg_bound(false, hooks);
+	if (test__start_subtest("memcg_every_map_type"))
+		memcg_every_map_type(hooks);
 	if (test__start_subtest("cpumap_threads_bound"))
 		cpumap_threads_bound(hooks);
 	if (test__start_subtest("sockmap_verdict_attach"))
@@ -781,4 +1084,6 @@ void test_grant_escape(void)
 		zero_seed(hooks);
 	if (test__start_subtest("skc_helpers"))
 		skc_helpers(hooks);
+	if (!was_on)
+		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 }
