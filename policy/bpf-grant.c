@@ -10,6 +10,13 @@
  * when the directory is root's own and the pins are the policy's: the
  * rules map of the right shape, used by the programs behind the links.
  * One bpf-grant runs at a time, under a lock no other user can take.
+ *
+ * What a grantee creates is kernel memory charged to its memory cgroup,
+ * so a rule goes only to a cgroup that a memory.max bounds, on it or
+ * above it, unless the administrator says --unbounded-memory. What the
+ * tool reads (counts, paths, type lists, memory.max), grant_args.c
+ * parses, strictly and apart from libbpf, so that it is tested on the
+ * host (tests/bpf-grant-args.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +39,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "grant_args.h"
 #include "grant_policy.h"
 #include "grant_policy.skel.h"
 
@@ -145,6 +153,7 @@ static int libbpf_warnings(enum libbpf_print_level level, const char *fmt,
 static const char synopsis[] =
 "usage: bpf-grant add CGROUP [--map-types LIST] [--prog-types LIST]\n"
 "                            [--max-map-bytes N] [--max-btf-bytes N]\n"
+"                            [--unbounded-memory]\n"
 "       bpf-grant remove CGROUP | --all\n"
 "       bpf-grant list\n"
 "       bpf-grant --help\n";
@@ -194,16 +203,21 @@ static void help(void)
 "  --max-map-bytes N    grant no map asking for more than N bytes\n"
 "                       (entries times key and value); default: no limit\n"
 "  --max-btf-bytes N    grant no BTF larger than N bytes; default: 1 MiB\n"
+"  --unbounded-memory   add even when no memory.max bounds the cgroup\n"
 "  --all                with remove: every rule, and the policy\n"
 "  --help               this summary\n"
 "\n"
 "add refuses a rule nested below or above another across a delegated\n"
-"cgroup: delegate first, then add.\n"
+"cgroup: delegate first, then add. It refuses a cgroup with no memory.max\n"
+"on it or above it, which is what bounds the memory a grantee's maps\n"
+"and BTF take: write a limit to CGROUP/memory.max first. list shows the\n"
+"bound and memory.current.\n"
 "\n"
 "Exit status: 0 done; 1 failed; 2 usage; 3 no such cgroup; 4 the kernel\n"
 "has no grant hooks or BPF LSM; 5 a capability is missing; 6 another BPF\n"
 "LSM program holds a grant hook; 7 no rule for that cgroup; 8 the rule\n"
-"would nest with another across a delegated cgroup.\n"
+"would nest with another across a delegated cgroup; 9 no memory.max bounds\n"
+"the cgroup.\n"
 "\n"
 "The manual page bpf-grant(8) says more (policy/bpf-grant.8 in the\n"
 "source: man -l policy/bpf-grant.8).\n", stdout);
@@ -328,16 +342,45 @@ out:
 	return code;
 }
 
+/* Whether @path is a directory of a cgroup v2 file system, stat in @st */
+static bool cgroup2_dir(const char *path, struct stat *st)
+{
+	struct statfs fs;
+
+	return !statfs(path, &fs) && fs.f_type == CGROUP2_SUPER_MAGIC &&
+	       !stat(path, st) && S_ISDIR(st->st_mode);
+}
+
+/* How many cgroup levels are above the cgroup at the canonical path
+ * @real, up to GRANT_MAX_LEVEL; -1 without the memory to count them
+ */
+static int cgroup_level(const char *real)
+{
+	char *copy = strdup(real), *up = copy;
+	struct statfs fs;
+	int level = 0;
+
+	if (!copy)
+		return -1;
+	while (level < GRANT_MAX_LEVEL && !statfs(up = dirname(up), &fs) &&
+	       fs.f_type == CGROUP2_SUPER_MAGIC && strcmp(up, "/"))
+		level++;
+	free(copy);
+	return level;
+}
+
 /*
  * The cgroup v2 at @path: its id, its canonical path in @real, or an exit
- * code. The root cgroup and cgroups the policy cannot reach are refused.
+ * code. The root cgroup and cgroups the policy cannot reach are refused,
+ * and a path longer than a rule keeps: a rule's path is what list shows
+ * and what remove and the nesting check find its cgroup by again, so it
+ * is stored whole or not at all.
  */
 static int cgroup_at(const char *path, __u64 *id, char *real)
 {
-	char up[PATH_MAX];
 	struct statfs fs;
 	struct stat st;
-	int level = 0;
+	int level;
 
 	if (!realpath(path, real) || stat(real, &st))
 		return fail(GRANT_EXIT_NO_CGROUP, "no cgroup at %s: %s (create it "
@@ -350,17 +393,17 @@ static int cgroup_at(const char *path, __u64 *id, char *real)
 	if (st.st_ino == 1)
 		return fail(GRANT_EXIT_USAGE, "%s is the root cgroup: a rule there "
 			    "would grant BPF to every process", path);
-	strcpy(up, real);
-	while (level < GRANT_MAX_LEVEL && !statfs(dirname(up), &fs) &&
-	       fs.f_type == CGROUP2_SUPER_MAGIC && strcmp(up, "/"))
-		level++;
+	level = cgroup_level(real);
+	if (level < 0)
+		return fail(GRANT_EXIT_FAIL, "%s: %s", path, strerror(ENOMEM));
 	if (level >= GRANT_MAX_LEVEL)
 		return fail(GRANT_EXIT_USAGE, "%s is %d or more levels deep: the "
 			    "policy looks at the first %d", path, GRANT_MAX_LEVEL,
 			    GRANT_MAX_LEVEL - 1);
 	if (strlen(real) >= GRANT_PATH_MAX)
-		return fail(GRANT_EXIT_USAGE, "%s: a path longer than %d bytes",
-			    real, GRANT_PATH_MAX - 1);
+		return fail(GRANT_EXIT_USAGE, "%s: a path longer than %d bytes, "
+			    "which a rule cannot keep whole; give the cgroup a "
+			    "shorter path", real, GRANT_PATH_MAX - 1);
 	*id = st.st_ino;
 	return GRANT_EXIT_OK;
 }
@@ -466,50 +509,50 @@ static int check_nesting(int fd, __u64 id, const char *real)
 	return GRANT_EXIT_OK;
 }
 
+static const char *map_type_name(int t)
+{
+	return libbpf_bpf_map_type_str(t);
+}
+
+static const char *prog_type_name(int t)
+{
+	return libbpf_bpf_prog_type_str(t);
+}
+
 /* A comma-separated list of type names into a bitmap of their values */
 static int parse_types(const char *list, bool progs, __u64 *types)
 {
-	char *copy = strdup(list), *name, *save;
-	const char *known = NULL;
-	int t, err = GRANT_EXIT_OK;
+	char msg[GRANT_MSG_MAX];
 
-	*types = 0;
-	for (name = strtok_r(copy, ",", &save); name && !err;
-	     name = strtok_r(NULL, ",", &save)) {
-		/* type 0 is unspec: not a type to grant */
-		for (t = 1; t < 64; t++) {
-			known = progs ? libbpf_bpf_prog_type_str(t) :
-					libbpf_bpf_map_type_str(t);
-			if (!known || !strcmp(known, name))
-				break;
-		}
-		if (known && t < 64 && !progs && t == BPF_MAP_TYPE_STRUCT_OPS)
-			err = fail(GRANT_EXIT_USAGE, "the kernel grants no struct_ops "
-				   "map: it keeps needing CAP_BPF (a page of "
-				   "trampolines no cgroup is charged for)");
-		else if (known && t < 64)
-			*types |= 1ULL << t;
-		else
-			err = fail(GRANT_EXIT_USAGE, "unknown %s type '%s' (bpftool's "
-				   "names: %s)", progs ? "program" : "map", name,
-				   progs ? "socket_filter, xdp, ..." : "hash, array, ...");
-	}
-	free(copy);
-	if (!err && !*types)
-		err = fail(GRANT_EXIT_USAGE, "an empty list of %s types",
-			   progs ? "program" : "map");
-	return err;
+	if (grant_parse_types(list, progs ? "program" : "map",
+			      progs ? "socket_filter, xdp, ..." : "hash, array, ...",
+			      progs ? prog_type_name : map_type_name, types,
+			      msg, sizeof(msg)))
+		return fail(GRANT_EXIT_USAGE, "%s", msg);
+	if (!progs && (*types >> BPF_MAP_TYPE_STRUCT_OPS) & 1)
+		return fail(GRANT_EXIT_USAGE, "the kernel grants no struct_ops "
+			    "map: it keeps needing CAP_BPF (a page of "
+			    "trampolines no cgroup is charged for)");
+	return GRANT_EXIT_OK;
 }
 
-static int parse_bytes(const char *opt, const char *arg, __u64 *bytes)
+/* A cgroup's path as given: not empty, shorter than PATH_MAX */
+static int check_path(const char *path)
 {
-	char *end;
+	char msg[GRANT_MSG_MAX];
 
-	errno = 0;
-	*bytes = strtoull(arg, &end, 10);
-	if (errno || *end || !*bytes || arg[0] == '-')
-		return fail(GRANT_EXIT_USAGE, "%s %s: not a positive count of bytes",
-			    opt, arg);
+	if (grant_check_path(path, msg, sizeof(msg)))
+		return fail(GRANT_EXIT_USAGE, "%s", msg);
+	return GRANT_EXIT_OK;
+}
+
+/* The value of option @opt, a count of bytes up to @max */
+static int parse_bytes(const char *opt, const char *arg, __u64 max, __u64 *bytes)
+{
+	char msg[GRANT_MSG_MAX];
+
+	if (grant_parse_bytes(opt, arg, max, bytes, msg, sizeof(msg)))
+		return fail(GRANT_EXIT_USAGE, "%s", msg);
 	return GRANT_EXIT_OK;
 }
 
@@ -796,6 +839,108 @@ out:
 	return code;
 }
 
+/* The cgroup file @dir/@name, up to @size - 1 bytes of it, in @buf: 0 or -errno */
+static int read_cg_file(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX + 32];
+	ssize_t n;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return n;
+	buf[n] = 0;
+	return 0;
+}
+
+/*
+ * What bounds the memory of the cgroup at the canonical path @real: the
+ * smallest memory.max from it up to the cgroup v2 root (GRANT_NO_LIMIT
+ * when each is "max"), in @bound. A cgroup without the memory controller
+ * has no memory.max, and its tasks are charged to the nearest cgroup
+ * above it that has one. Whether @real has one in @own. 0 or -errno.
+ */
+static int memory_bound(const char *real, __u64 *bound, bool *own)
+{
+	char *copy = strdup(real), *up = copy, text[32];
+	struct stat st;
+	__u64 limit;
+	int err = 0;
+
+	*bound = GRANT_NO_LIMIT;
+	*own = false;
+	if (!copy)
+		return -ENOMEM;
+	while (!err && strcmp(up, "/") && cgroup2_dir(up, &st) && st.st_ino != 1) {
+		err = read_cg_file(up, "memory.max", text, sizeof(text));
+		if (!err && grant_parse_memory_max(text, &limit))
+			err = -EBADMSG;
+		if (!err) {
+			*bound = limit < *bound ? limit : *bound;
+			*own |= !strcmp(up, real);
+		}
+		if (err == -ENOENT)
+			err = 0;
+		up = dirname(up);
+	}
+	free(copy);
+	return err;
+}
+
+/*
+ * A grantee's maps and BTF are kernel memory charged to its memory cgroup:
+ * a cgroup that no memory.max bounds, on it or above it, gets a rule only
+ * with --unbounded-memory (@unbounded). The bound in @bound.
+ */
+static int check_memory(const char *real, bool unbounded, __u64 *bound)
+{
+	char *parent;
+	bool own;
+	int err, code;
+
+	err = memory_bound(real, bound, &own);
+	if (err)
+		return fail(GRANT_EXIT_FAIL, "reading the memory.max of %s and of "
+			    "the cgroups above it: %s", real, err == -EBADMSG ?
+			    "one holds neither a count nor max" : strerror(-err));
+	if (*bound != GRANT_NO_LIMIT || unbounded)
+		return GRANT_EXIT_OK;
+	if (own)
+		return fail(GRANT_EXIT_NO_MEMORY_BOUND, "%s has no memory bound: "
+			    "memory.max is max on it and on every cgroup above it, "
+			    "so nothing limits the kernel memory its maps and BTF "
+			    "take; write a limit to %s/memory.max, or pass "
+			    "--unbounded-memory", real, real);
+	parent = strdup(real);
+	code = fail(GRANT_EXIT_NO_MEMORY_BOUND, "%s has no memory bound: the "
+		    "memory controller is not enabled for it (it has no "
+		    "memory.max) and no cgroup above it has a limit; enable it in "
+		    "the parent's cgroup.subtree_control (echo +memory > "
+		    "%s/cgroup.subtree_control), then write a limit to "
+		    "%s/memory.max, or pass --unbounded-memory", real,
+		    parent ? dirname(parent) : "the parent", real);
+	free(parent);
+	return code;
+}
+
+/* A memory figure for list and add, into @buf: bytes, or "max" */
+static const char *memory_figure(__u64 bytes, char *buf, size_t size)
+{
+	if (bytes == GRANT_NO_LIMIT)
+		snprintf(buf, size, "max");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)bytes);
+	return buf;
+}
+
 /* The names of the types in @types, comma-separated, into @buf */
 static const char *type_names(__u64 types, bool progs, char *buf, size_t size)
 {
@@ -814,9 +959,9 @@ static const char *type_names(__u64 types, bool progs, char *buf, size_t size)
 }
 
 /* What add granted, and which of it makes the cgroup's tasks root */
-static void print_rule(__u64 id, const struct grant_rule *rule)
+static void print_rule(__u64 id, const struct grant_rule *rule, __u64 bound)
 {
-	char maps[1024], progs[1024];
+	char maps[1024], progs[1024], figure[32];
 	int off = -1;
 	FILE *f;
 
@@ -832,6 +977,9 @@ static void print_rule(__u64 id, const struct grant_rule *rule)
 	if (rule->grant_all_types)
 		printf("  as strong as root through: %s (named, so granted)\n",
 		       type_names(rule->grant_all_types, true, progs, sizeof(progs)));
+	printf("  memory bound: %s%s\n", memory_figure(bound, figure, sizeof(figure)),
+	       bound == GRANT_NO_LIMIT ? " (--unbounded-memory: no memory.max "
+	       "bounds its maps and BTF)" : " bytes (memory.max)");
 	f = fopen(GRANT_SYSCTL, "r");
 	if (f) {
 		if (fscanf(f, "%d", &off) == 1 && off)
@@ -842,7 +990,7 @@ static void print_rule(__u64 id, const struct grant_rule *rule)
 }
 
 static int cmd_add(const char *path, const char *map_list, const char *prog_list,
-		   __u64 max_map_bytes, __u64 max_btf_bytes)
+		   __u64 max_map_bytes, __u64 max_btf_bytes, bool unbounded)
 {
 	struct grant_rule rule = {
 		.max_map_bytes = max_map_bytes,
@@ -850,7 +998,7 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 	};
 	__u32 link_ids[ARRAY_SIZE(hooks)];
 	char real[PATH_MAX];
-	__u64 id, named;
+	__u64 id, named, bound;
 	int code, fd;
 
 	rule.map_types = types_of(default_map_types,
@@ -867,9 +1015,13 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 	}
 	if ((code = cgroup_at(path, &id, real)))
 		return code;
-	strcpy(rule.path, real);
+	/* cgroup_at() refused a path longer than rule.path keeps */
+	if ((size_t)snprintf(rule.path, sizeof(rule.path), "%s", real) >=
+	    sizeof(rule.path))
+		return fail(GRANT_EXIT_USAGE, "%s: a path too long to keep", real);
 	if ((code = check_admin()) || (code = check_kernel()) ||
-	    (code = check_types(&rule)) || (code = lock_tool()))
+	    (code = check_types(&rule)) ||
+	    (code = check_memory(real, unbounded, &bound)) || (code = lock_tool()))
 		return code;
 	fd = open_rules(link_ids);
 	if (fd == -EUCLEAN)
@@ -885,8 +1037,26 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 		close(fd);
 	}
 	if (!code)
-		print_rule(id, &rule);
+		print_rule(id, &rule, bound);
 	return code;
+}
+
+/*
+ * The memory bound of the cgroup at @path and its memory.current, as list
+ * prints them: "-" for what cannot be read (no memory controller there)
+ */
+static void print_memory(const char *path)
+{
+	char bound[32] = "-", current[32] = "-", text[32];
+	__u64 bytes;
+	bool own;
+
+	if (!memory_bound(path, &bytes, &own))
+		memory_figure(bytes, bound, sizeof(bound));
+	if (!read_cg_file(path, "memory.current", text, sizeof(text)) &&
+	    !grant_parse_memory_max(text, &bytes) && bytes != GRANT_NO_LIMIT)
+		memory_figure(bytes, current, sizeof(current));
+	printf("\t%s\t%s\n", bound, current);
 }
 
 static int cmd_list(void)
@@ -897,6 +1067,7 @@ static int cmd_list(void)
 	struct grant_rule rule;
 	struct stat st;
 	int fd, code;
+	bool ok;
 
 	if ((code = check_admin()) || (code = check_kernel()) ||
 	    (code = lock_tool()))
@@ -911,16 +1082,52 @@ static int cmd_list(void)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &rule))
 			continue;
-		printf("%s\t%llu\t%s\t%s\t%llu\t%llu\t%s\n", rule.path,
+		rule.path[GRANT_PATH_MAX - 1] = 0;
+		ok = cgroup2_dir(rule.path, &st) && st.st_ino == key;
+		printf("%s\t%llu\t%s\t%s\t%llu\t%llu\t%s", rule.path,
 		       (unsigned long long)key,
 		       type_names(rule.map_types, false, maps, sizeof(maps)),
 		       type_names(rule.prog_types, true, progs, sizeof(progs)),
 		       (unsigned long long)rule.max_map_bytes,
-		       (unsigned long long)rule.max_btf_bytes,
-		       !stat(rule.path, &st) && st.st_ino == key ? "ok" : "gone");
+		       (unsigned long long)rule.max_btf_bytes, ok ? "ok" : "gone");
+		if (ok)
+			print_memory(rule.path);
+		else
+			printf("\t-\t-\n");
 	}
 	close(fd);
 	return GRANT_EXIT_OK;
+}
+
+/*
+ * What remove @path matches: the cgroup v2 at @path, by its id (in @id,
+ * its canonical path in @real), or when nothing is there (the cgroup is
+ * gone; @id 0) the path a rule lists. A path on another file system is
+ * refused: its inode number is no cgroup's id.
+ */
+static int rule_target(const char *path, char *real, __u64 *id)
+{
+	struct stat st;
+
+	*id = 0;
+	if (!realpath(path, real))
+		return GRANT_EXIT_OK;
+	if (!cgroup2_dir(real, &st))
+		return fail(GRANT_EXIT_NO_CGROUP, "%s is not a cgroup v2 directory: "
+			    "remove takes a cgroup's path, as bpf-grant list "
+			    "prints it", path);
+	*id = st.st_ino;
+	return GRANT_EXIT_OK;
+}
+
+/* Whether @rule, of the cgroup of id @key, is that of the cgroup of id @id
+ * or lists the path @name
+ */
+static bool rule_matches(struct grant_rule *rule, __u64 key, __u64 id,
+			 const char *name)
+{
+	rule->path[GRANT_PATH_MAX - 1] = 0;
+	return (id && key == id) || !strcmp(rule->path, name);
 }
 
 /* Remove the rule of @path (by its cgroup id, or by the path listed), or
@@ -930,12 +1137,16 @@ static int cmd_remove(const char *path, bool all)
 {
 	__u32 link_ids[ARRAY_SIZE(hooks)];
 	char real[PATH_MAX];
+	const char *name = path;
 	struct grant_rule rule;
 	__u64 cur, prev, id = 0;
 	bool has_prev = false;
-	struct stat st;
 	int fd, code, found = 0;
 
+	if (!all && (code = rule_target(path, real, &id)))
+		return code;
+	if (id)
+		name = real;
 	if ((code = check_admin()) || (code = lock_tool()))
 		return code;
 	fd = open_rules(link_ids);
@@ -953,13 +1164,9 @@ static int cmd_remove(const char *path, bool all)
 			    path);
 	if (fd < 0)
 		return GRANT_EXIT_FAIL;
-	if (realpath(path, real) && !stat(real, &st))
-		id = st.st_ino;
-	else
-		strcpy(real, path);
 	while (!bpf_map_get_next_key(fd, has_prev ? &prev : NULL, &cur)) {
 		if (!bpf_map_lookup_elem(fd, &cur, &rule) &&
-		    (cur == id || !strcmp(rule.path, real)) &&
+		    rule_matches(&rule, cur, id, name) &&
 		    !bpf_map_delete_elem(fd, &cur)) {
 			found++;
 			continue;	/* the key after @prev is the next one now */
@@ -985,13 +1192,14 @@ int main(int argc, char **argv)
 		{ "prog-types", required_argument, NULL, 'p' },
 		{ "max-map-bytes", required_argument, NULL, 's' },
 		{ "max-btf-bytes", required_argument, NULL, 'b' },
+		{ "unbounded-memory", no_argument, NULL, 'u' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *map_list = NULL, *prog_list = NULL, *cmd;
 	__u64 max_map_bytes = 0, max_btf_bytes = 0;
-	bool all = false, limits;
+	bool all = false, unbounded = false, limits;
 	int c, code;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1003,12 +1211,17 @@ int main(int argc, char **argv)
 			prog_list = optarg;
 			break;
 		case 's':
-			if ((code = parse_bytes("--max-map-bytes", optarg, &max_map_bytes)))
+			if ((code = parse_bytes("--max-map-bytes", optarg,
+						GRANT_MAX_MAP_BYTES, &max_map_bytes)))
 				return code;
 			break;
 		case 'b':
-			if ((code = parse_bytes("--max-btf-bytes", optarg, &max_btf_bytes)))
+			if ((code = parse_bytes("--max-btf-bytes", optarg,
+						GRANT_MAX_BTF_BYTES, &max_btf_bytes)))
 				return code;
+			break;
+		case 'u':
+			unbounded = true;
 			break;
 		case 'a':
 			all = true;
@@ -1021,11 +1234,14 @@ int main(int argc, char **argv)
 		}
 	}
 	cmd = optind < argc ? argv[optind++] : "";
-	limits = map_list || prog_list || max_map_bytes || max_btf_bytes;
+	limits = map_list || prog_list || max_map_bytes || max_btf_bytes ||
+		 unbounded;
 	libbpf_set_print(libbpf_warnings);
+	if (optind < argc && (code = check_path(argv[optind])))
+		return code;
 	if (!strcmp(cmd, "add") && optind == argc - 1 && !all)
 		return cmd_add(argv[optind], map_list, prog_list, max_map_bytes,
-			       max_btf_bytes);
+			       max_btf_bytes, unbounded);
 	if (!strcmp(cmd, "list") && optind == argc && !all && !limits)
 		return cmd_list();
 	if (!strcmp(cmd, "remove") && optind == argc - !all && !limits)

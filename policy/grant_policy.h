@@ -36,6 +36,8 @@ enum bpf_grant_exit {
 	GRANT_EXIT_NO_RULE,
 	GRANT_EXIT_DELEGATED,	/* a rule nested under or above another
 				 * across a cgroup a user can write */
+	GRANT_EXIT_NO_MEMORY_BOUND,	/* no memory.max on the cgroup or
+					 * above it, and no --unbounded-memory */
 };
 
 #endif /* __GRANT_POLICY_H */

@@ -6,7 +6,14 @@
  * outside the cgroup, or after the rule is removed, it cannot. Then the
  * rule's limits, its errors and exit codes, and the grant off switch; the
  * default types, rules nested across a delegated cgroup, and a lock that
- * no other user can hold.
+ * no other user can hold. Then the memory bound: add refuses a cgroup
+ * that no memory.max bounds, on it or above it, unless told
+ * --unbounded-memory, and list shows the bound and memory.current; and
+ * what the tool refuses to read: counts with a sign or out of range,
+ * paths of PATH_MAX bytes or more, remove of a path not on cgroup2.
+ *
+ * The memory controller is enabled in the root cgroup for the test, as
+ * the cgroups that get rules need a memory.max, and put back after.
  */
 #include <test_progs.h>
 #include <grp.h>
@@ -29,6 +36,16 @@
 #define DELEG_CG	"/sys/fs/cgroup/bpf_grant_deleg"
 #define NARROW_CG	DELEG_CG "/narrow"
 #define MINE_CG		DELEG_CG "/mine"
+/* memory: a limit on a cgroup and one below it that has its own, "max" */
+#define MEM_CG		"/sys/fs/cgroup/bpf_grant_mem"
+#define MEM_CHILD_CG	MEM_CG "/child"
+/* memory: no limit on it or above it; and below it, no memory controller */
+#define UNBOUND_CG	"/sys/fs/cgroup/bpf_grant_unbound"
+#define NOMEM_CG	UNBOUND_CG "/nomem"
+#define ROOT_SUBTREE	"/sys/fs/cgroup/cgroup.subtree_control"
+/* the memory.max of CG and DELEG_CG: far more than the subtests take */
+#define CG_MEMORY_MAX	"268435456"
+#define MEM_CG_MAX	"67108864"
 #define LOCK_DIR	"/run/bpf-grant"
 #define GRANT_SYSCTL	"/proc/sys/kernel/lsm_grant_disabled"
 #define UNPRIV_SYSCTL	"/proc/sys/kernel/unprivileged_bpf_disabled"
@@ -217,6 +234,38 @@ static bool installed(void)
 	return access(PIN_DIR, F_OK) == 0;
 }
 
+/*
+ * Whether list, in out[], has a line for @path whose memory bound is
+ * @bound and whose memory.current is a count (@current) or "-": its 8th
+ * and 9th tab-separated fields
+ */
+static bool listed_memory(const char *path, const char *bound, bool current)
+{
+	char want[320], *line, *end, *field;
+	int i;
+
+	snprintf(want, sizeof(want), "%s\t", path);
+	for (line = out; line && strncmp(line, want, strlen(want)); line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : NULL;
+	}
+	if (!line)
+		return false;
+	for (i = 0, field = line; i < 7 && field; i++) {
+		field = strchr(field, '\t');
+		field = field ? field + 1 : NULL;
+	}
+	snprintf(want, sizeof(want), "%s\t", bound);
+	if (!field || strncmp(field, want, strlen(want)))
+		return false;
+	field += strlen(want);
+	if (!current)
+		return !strncmp(field, "-\n", 2);
+	for (i = 0; field[i] >= '0' && field[i] <= '9'; i++)
+		;
+	return i > 0 && field[i] == '\n';
+}
+
 /* A cgroup at level GRANT_MAX_LEVEL, beyond what the policy looks at */
 static void test_too_deep(void)
 {
@@ -319,7 +368,9 @@ static void test_grant_app(void)
 	snprintf(line, sizeof(line), "%s\t%llu\t", CG,
 		 stat(CG, &st) ? 0ULL : (unsigned long long)st.st_ino);
 	ASSERT_TRUE(!strncmp(out, line, strlen(line)), "lists the cgroup and its id");
-	ASSERT_TRUE(printed("\t0\t1048576\tok\n"), "no map limit, 1 MiB of BTF, cgroup ok");
+	ASSERT_TRUE(printed("\t0\t1048576\tok\t"), "no map limit, 1 MiB of BTF, cgroup ok");
+	ASSERT_TRUE(listed_memory(CG, CG_MEMORY_MAX, true),
+		    "lists its memory.max and memory.current");
 	ASSERT_FALSE(printed("kprobe"), "no root-equivalent type by default");
 	ASSERT_OK(in_child(CG, false, &app), "app in the cgroup");
 	ASSERT_OK(in_child(SUB_CG, false, &app), "app in a cgroup below it");
@@ -822,6 +873,182 @@ static void test_lock_held_by_nobody(void)
 	waitpid(pid, NULL, 0);
 }
 
+/* Counts with a sign, a space or out of range: refused with a message */
+static void test_bad_byte_counts(void)
+{
+	static const char *const bad[] = {
+		" -1", "-1", "18446744073709551616", "12abc", "", "+1", "0x10",
+		"007",
+	};
+	char what[64], said[96];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(what, sizeof(what), "--max-map-bytes '%s'", bad[i]);
+		snprintf(said, sizeof(said), "bpf-grant: %s: ", what);
+		ASSERT_EQ(tool("add", CG, "--max-map-bytes", bad[i]),
+			  GRANT_EXIT_USAGE, what);
+		ASSERT_TRUE(!strncmp(out, said, strlen(said)),
+			    "the message names the option and the count");
+	}
+	ASSERT_EQ(tool("add", CG, "--max-map-bytes", " -1"), GRANT_EXIT_USAGE,
+		  "--max-map-bytes ' -1', which strtoull() takes as 2^64 - 1");
+	ASSERT_TRUE(printed("--max-map-bytes ' -1': not a count of bytes"),
+		    "says it is not a count");
+	ASSERT_EQ(tool("add", CG, "--max-btf-bytes", "4294967296"), GRANT_EXIT_USAGE,
+		  "--max-btf-bytes past 32 bits");
+	ASSERT_TRUE(printed("--max-btf-bytes '4294967296': out of range"),
+		    "says it is out of range");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* A path of PATH_MAX bytes or more, and remove of a path not on cgroup2 */
+static void test_path_too_long(void)
+{
+	char path[5001];
+
+	memset(path, 'a', sizeof(path) - 1);
+	memcpy(path, "/sys/fs/cgroup/", 15);
+	path[sizeof(path) - 1] = 0;
+	ASSERT_EQ(tool("add", path), GRANT_EXIT_USAGE, "add, a path of 5000 bytes");
+	ASSERT_TRUE(printed("a path of 5000 bytes") && printed("longer than PATH_MAX"),
+		    "says it is longer than PATH_MAX");
+	ASSERT_LT(strlen(out), 512, "and does not print it all");
+	ASSERT_EQ(tool("remove", path), GRANT_EXIT_USAGE, "remove, a path of 5000 bytes");
+	ASSERT_TRUE(printed("longer than PATH_MAX"), "says so");
+	ASSERT_EQ(tool("add", ""), GRANT_EXIT_USAGE, "add, an empty path");
+	ASSERT_TRUE(printed("an empty path"), "says so");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* remove matches a rule by cgroup id only on cgroup2: /tmp's inode is not one */
+static void test_remove_needs_cgroup2(void)
+{
+	ASSERT_EQ(tool("remove", "/tmp"), GRANT_EXIT_NO_CGROUP, "remove /tmp");
+	ASSERT_TRUE(printed("/tmp is not a cgroup v2 directory"), "says why");
+	ASSERT_EQ(tool("remove", "/proc/self"), GRANT_EXIT_NO_CGROUP, "remove /proc/self");
+}
+
+/* No memory.max on the cgroup or above it: add refuses and names the file */
+static void test_unbounded_memory_refused(void)
+{
+	ASSERT_EQ(tool("add", UNBOUND_CG), GRANT_EXIT_NO_MEMORY_BOUND,
+		  "add, memory.max max on it and above it");
+	ASSERT_TRUE(printed("write a limit to " UNBOUND_CG "/memory.max"),
+		    "names the file to write");
+	ASSERT_TRUE(printed("--unbounded-memory"), "names the option");
+	ASSERT_EQ(tool("add", NOMEM_CG), GRANT_EXIT_NO_MEMORY_BOUND,
+		  "add, no memory controller and no limit above");
+	ASSERT_TRUE(printed("the memory controller is not enabled for it"),
+		    "says the controller is off");
+	ASSERT_TRUE(printed("echo +memory > " UNBOUND_CG "/cgroup.subtree_control"),
+		    "names the parent's cgroup.subtree_control");
+	ASSERT_TRUE(printed(NOMEM_CG "/memory.max"), "names memory.max");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* --unbounded-memory: the administrator's choice, listed as max */
+static void test_unbounded_memory_flag(void)
+{
+	if (!ASSERT_EQ(tool("add", UNBOUND_CG, "--unbounded-memory"), GRANT_EXIT_OK,
+		       "add --unbounded-memory"))
+		return;
+	ASSERT_TRUE(printed("memory bound: max (--unbounded-memory"),
+		    "says nothing bounds it");
+	ASSERT_OK(map_in(UNBOUND_CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), "array in it");
+	ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list");
+	ASSERT_TRUE(listed_memory(UNBOUND_CG, "max", true),
+		    "lists the bound as max, and memory.current");
+	ASSERT_EQ(tool("list", "--unbounded-memory"), GRANT_EXIT_USAGE,
+		  "list --unbounded-memory");
+	ASSERT_EQ(tool("remove", UNBOUND_CG), GRANT_EXIT_OK, "remove");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* memory.max on an ancestor bounds a cgroup whose own is max, or which has
+ * no memory controller: add takes both, and list shows the ancestor's
+ */
+static void test_memory_bound_on_ancestor(void)
+{
+	if (!ASSERT_EQ(tool("add", MEM_CHILD_CG), GRANT_EXIT_OK,
+		       "add, memory.max max, its parent's " MEM_CG_MAX))
+		return;
+	ASSERT_TRUE(printed("memory bound: " MEM_CG_MAX " bytes"), "prints the bound");
+	ASSERT_OK(map_in(MEM_CHILD_CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), "array in it");
+	if (ASSERT_EQ(tool("add", SUB_CG), GRANT_EXIT_OK,
+		      "add, no memory controller, its parent's " CG_MEMORY_MAX)) {
+		ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list");
+		ASSERT_TRUE(listed_memory(MEM_CHILD_CG, MEM_CG_MAX, true),
+			    "lists the parent's bound and memory.current");
+		ASSERT_TRUE(listed_memory(SUB_CG, CG_MEMORY_MAX, false),
+			    "lists the parent's bound, no memory.current");
+		ASSERT_EQ(tool("remove", SUB_CG), GRANT_EXIT_OK, "remove");
+	}
+	ASSERT_EQ(tool("remove", MEM_CHILD_CG), GRANT_EXIT_OK, "remove");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* Whether the root cgroup gives its children the memory controller */
+static bool memory_controller_on(void)
+{
+	char buf[256] = "";
+	FILE *f = fopen(ROOT_SUBTREE, "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "memory");
+}
+
+static int mkdir_cg(const char *path)
+{
+	return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+/*
+ * The cgroups, and their memory: CG and DELEG_CG limited (the cgroups
+ * below them have no memory controller); MEM_CG limited and giving its
+ * child the controller, whose own memory.max is max; UNBOUND_CG max, with
+ * a child that has no controller. 0 or -errno.
+ */
+static int make_cgroups(void)
+{
+	static const char *const dirs[] = {
+		CG, SUB_CG, OTHER_CG, DELEG_CG, NARROW_CG, MEM_CG, MEM_CHILD_CG,
+		UNBOUND_CG, NOMEM_CG,
+	};
+	int i, err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(dirs) && !err; i++) {
+		err = mkdir_cg(dirs[i]);
+		/* MEM_CHILD_CG gets the memory controller */
+		if (!err && !strcmp(dirs[i], MEM_CG))
+			err = write_file(MEM_CG "/cgroup.subtree_control", "+memory");
+	}
+	return err ?: write_file(CG "/memory.max", CG_MEMORY_MAX) ?:
+	       write_file(DELEG_CG "/memory.max", CG_MEMORY_MAX) ?:
+	       write_file(MEM_CG "/memory.max", MEM_CG_MAX) ?:
+	       write_file(MEM_CHILD_CG "/memory.max", "max") ?:
+	       write_file(UNBOUND_CG "/memory.max", "max");
+}
+
+static void remove_cgroups(void)
+{
+	rmdir(SUB_CG);
+	rmdir(CG);
+	rmdir(OTHER_CG);
+	rmdir(MINE_CG);
+	rmdir(NARROW_CG);
+	rmdir(DELEG_CG);
+	rmdir(MEM_CHILD_CG);
+	write_file(MEM_CG "/cgroup.subtree_control", "-memory");
+	rmdir(MEM_CG);
+	rmdir(NOMEM_CG);
+	rmdir(UNBOUND_CG);
+}
+
 static bool need_hooks(bool hooks)
 {
 	if (hooks && read_int_file(GRANT_SYSCTL) == 0)
@@ -833,16 +1060,13 @@ static bool need_hooks(bool hooks)
 
 void test_bpf_grant(void)
 {
-	bool hooks = have_hooks();
+	bool hooks = have_hooks(), memory_was_on = memory_controller_on();
 
-	if ((mkdir(CG, 0755) && errno != EEXIST) ||
-	    (mkdir(SUB_CG, 0755) && errno != EEXIST) ||
-	    (mkdir(OTHER_CG, 0755) && errno != EEXIST) ||
-	    (mkdir(DELEG_CG, 0755) && errno != EEXIST) ||
-	    (mkdir(NARROW_CG, 0755) && errno != EEXIST)) {
-		ASSERT_OK(-errno, "mkdir cgroups");
+	if (!ASSERT_OK(memory_was_on ? 0 : write_file(ROOT_SUBTREE, "+memory"),
+		       "the memory controller for the root's children"))
 		return;
-	}
+	if (!ASSERT_OK(make_cgroups(), "the cgroups and their memory.max"))
+		goto out;
 	if (test__start_subtest("usage"))
 		test_usage();
 	if (test__start_subtest("missing_cgroup"))
@@ -869,13 +1093,23 @@ void test_bpf_grant(void)
 		test_delegated_nesting();
 	if (test__start_subtest("lock_held_by_nobody") && need_hooks(hooks))
 		test_lock_held_by_nobody();
+	if (test__start_subtest("bad_byte_counts"))
+		test_bad_byte_counts();
+	if (test__start_subtest("path_too_long"))
+		test_path_too_long();
+	if (test__start_subtest("remove_needs_cgroup2"))
+		test_remove_needs_cgroup2();
+	if (test__start_subtest("unbounded_memory_refused") && need_hooks(hooks))
+		test_unbounded_memory_refused();
+	if (test__start_subtest("unbounded_memory_flag") && need_hooks(hooks))
+		test_unbounded_memory_flag();
+	if (test__start_subtest("memory_bound_on_ancestor") && need_hooks(hooks))
+		test_memory_bound_on_ancestor();
 	/* whatever a failed subtest left: the next test must find no policy */
 	if (installed())
 		tool("remove", "--all");
-	rmdir(SUB_CG);
-	rmdir(CG);
-	rmdir(OTHER_CG);
-	rmdir(MINE_CG);
-	rmdir(NARROW_CG);
-	rmdir(DELEG_CG);
+out:
+	remove_cgroups();
+	if (!memory_was_on)
+		write_file(ROOT_SUBTREE, "-memory");
 }

@@ -664,8 +664,9 @@ static bool setup(bool check)
 		ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "bpf-grant list");
 		ASSERT_FALSE(printed(granted_ct.cg), "no rule before add");
 	}
-	ASSERT_EQ(tool("add", granted_ct.cg), hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS,
-		  "bpf-grant add");
+	/* memory is not what this test is about: no memory.max, on purpose */
+	ASSERT_EQ(tool("add", granted_ct.cg, "--unbounded-memory"),
+		  hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
 	if (hooks) {
 		ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "bpf-grant list");
 		ASSERT_TRUE(printed(granted_ct.cg), "the rule is listed");
@@ -897,12 +898,13 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 /* A rule that names ext: the dispatcher still cannot be used */
 static void test_xdp_loader_ext(void)
 {
-	ASSERT_EQ(tool("add", granted_ct.cg, "--prog-types", "socket_filter,xdp,ext"),
+	ASSERT_EQ(tool("add", granted_ct.cg, "--prog-types", "socket_filter,xdp,ext",
+		       "--unbounded-memory"),
 		  hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add, naming ext");
 	test_xdp_loader(&granted_ct, true);
 	/* back to the default rule */
-	ASSERT_EQ(tool("add", granted_ct.cg), hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS,
-		  "bpf-grant add");
+	ASSERT_EQ(tool("add", granted_ct.cg, "--unbounded-memory"),
+		  hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
 }
 
 /* bpftool map create, update, prog load (pinned) and prog run */

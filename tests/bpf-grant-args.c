@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf-grant's parsing (policy/grant_args.c) against what it must take and
+ * refuse, on the host: a table of good and bad inputs for each function,
+ * then random ones (ROUNDS of each, from SEED) held to an oracle written
+ * apart from the code. A count accepted must be what printf() writes back,
+ * and in range; a type list accepted must be the bits of its names; each
+ * input refused must come with a message, which names the option. Built
+ * with ASan and UBSan where the compiler has them (tests/bpf-grant-args.sh),
+ * so that no input reads or writes out of bounds, at any message size.
+ *
+ * usage: bpf-grant-args [ROUNDS [SEED]]
+ * One TAP line per check; exit status 1 when one failed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "grant_args.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static int n, failed;
+static unsigned long long rng_state;
+
+/* The first problem of the check under way, and how many it had */
+static char problem[1024];
+static int problems;
+
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!problems++) {
+		va_start(ap, fmt);
+		vsnprintf(problem, sizeof(problem), fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* End a check: ok, or not ok with its first problem and their count */
+static void check(const char *what)
+{
+	n++;
+	if (!problems) {
+		printf("ok %d %s\n", n, what);
+		return;
+	}
+	failed++;
+	printf("not ok %d %s: %s (%d problem%s)\n", n, what, problem, problems,
+	       problems == 1 ? "" : "s");
+	problems = 0;
+}
+
+/* xorshift64*: the same inputs from the same seed, on any libc */
+static unsigned long long rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static unsigned int below(unsigned int n)
+{
+	return rnd() % n;
+}
+
+/* @s, printable, for a message; two at a time */
+static const char *shown(const char *s)
+{
+	static char bufs[2][128];
+	static int which;
+	char *buf = bufs[which ^= 1];
+	size_t i;
+
+	for (i = 0; s[i] && i < sizeof(bufs[0]) - 4; i++)
+		buf[i] = s[i] >= ' ' && s[i] < 127 ? s[i] : '?';
+	snprintf(buf + i, sizeof(bufs[0]) - i, "%s", s[i] ? "..." : "");
+	return buf;
+}
+
+/* Whether @msg is a message: not empty, terminated within GRANT_MSG_MAX,
+ * and printable, whatever bytes the input had
+ */
+static bool is_msg(const char *msg)
+{
+	size_t len = strnlen(msg, GRANT_MSG_MAX), i;
+
+	for (i = 0; i < len; i++)
+		if (msg[i] < ' ' || msg[i] >= 127)
+			return false;
+	return len && len < GRANT_MSG_MAX;
+}
+
+/*
+ * The oracle for counts: decimal digits with no leading zero, whose value,
+ * compared as a string of digits, is from 1 to @max
+ */
+static bool count_ok(const char *s, unsigned long long max)
+{
+	char top[32];
+	size_t len = strlen(s), i;
+
+	if (!len || s[0] == '0')
+		return false;
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	snprintf(top, sizeof(top), "%llu", max);
+	return len < strlen(top) || (len == strlen(top) && strcmp(s, top) <= 0);
+}
+
+/* One count through grant_parse_bytes(), held to the oracle */
+static void one_count(const char *opt, const char *s, unsigned long long max)
+{
+	char msg[GRANT_MSG_MAX], back[32];
+	bool want = count_ok(s, max);
+	__u64 v = 0;
+	int err;
+
+	memset(msg, 0, sizeof(msg));
+	err = grant_parse_bytes(opt, s, max, &v, msg, sizeof(msg));
+	if (!err != want) {
+		note("%s '%s': %s, the oracle says %s", opt, shown(s),
+		     err ? "refused" : "taken", want ? "take it" : "refuse it");
+		return;
+	}
+	if (!err) {
+		snprintf(back, sizeof(back), "%llu", (unsigned long long)v);
+		if (strcmp(back, s) || v < 1 || v > max)
+			note("%s '%s': taken as %s", opt, shown(s), back);
+		return;
+	}
+	if (err != -EINVAL && err != -ERANGE)
+		note("%s '%s': error %d, not -EINVAL or -ERANGE", opt, shown(s), err);
+	else if (!is_msg(msg) || strncmp(msg, opt, strlen(opt)))
+		note("%s '%s': the message '%s' does not start with the option",
+		     opt, shown(s), shown(msg));
+}
+
+/* The same, into messages of every size from 0 to 64: each one cut, and
+ * terminated, and nothing written past it
+ */
+static void small_msgs(const char *opt, const char *s, unsigned long long max)
+{
+	char *msg;
+	size_t size;
+	__u64 v;
+
+	for (size = 1; size <= 64; size++) {
+		msg = malloc(size);
+		if (!msg)
+			abort();
+		memset(msg, 'x', size);
+		if (grant_parse_bytes(opt, s, max, &v, msg, size) &&
+		    !memchr(msg, 0, size))
+			note("%s '%s': a message of %zu bytes not terminated", opt,
+			     shown(s), size);
+		free(msg);
+	}
+}
+
+static const char *const good_counts[] = {
+	"1", "9", "10", "4096", "1048576", "4294967295",
+};
+
+static const char *const bad_counts[] = {
+	"", " -1", "-1", "-0", "+1", " 1", "1 ", "\t1", "1\n", "0", "00", "007",
+	"12abc", "abc", "0x10", "1e3", "1.5", "1,000", "1_000", "1k", "1M",
+	"18446744073709551615", "18446744073709551616",
+	"99999999999999999999999999999999",
+	"9223372036854775808", "\xd9\xa1", "1\x80",
+};
+
+static void test_count_table(void)
+{
+	static const struct {
+		const char *opt;
+		unsigned long long max;
+	} opts[] = {
+		{ "--max-map-bytes", GRANT_MAX_MAP_BYTES },
+		{ "--max-btf-bytes", GRANT_MAX_BTF_BYTES },
+	};
+	/* what the issue names: none of them may pass */
+	static const char *const named[] = {
+		" -1", "-1", "18446744073709551616", "12abc", "",
+	};
+	char msg[GRANT_MSG_MAX];
+	__u64 v;
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		for (j = 0; j < ARRAY_SIZE(good_counts); j++)
+			one_count(opts[i].opt, good_counts[j], opts[i].max);
+		for (j = 0; j < ARRAY_SIZE(bad_counts); j++) {
+			one_count(opts[i].opt, bad_counts[j], opts[i].max);
+			small_msgs(opts[i].opt, bad_counts[j], opts[i].max);
+		}
+	}
+	one_count("--max-map-bytes", "9223372036854775807", GRANT_MAX_MAP_BYTES);
+	one_count("--max-btf-bytes", "4294967296", GRANT_MAX_BTF_BYTES);
+	for (j = 0; j < ARRAY_SIZE(named); j++)
+		if (!grant_parse_bytes("--max-map-bytes", named[j], GRANT_MAX_MAP_BYTES,
+				       &v, msg, sizeof(msg)))
+			note("--max-map-bytes '%s' taken", shown(named[j]));
+	if (grant_parse_bytes("--max-map-bytes", NULL, GRANT_MAX_MAP_BYTES, &v,
+			      msg, sizeof(msg)) != -EINVAL || !is_msg(msg))
+		note("a missing count is not refused with a message");
+	check("counts: the table of good and bad ones, for both options");
+}
+
+/* A random string that is mostly digits, with what strtoull() takes too */
+static void random_count_text(char *s, size_t size)
+{
+	static const char other[] = "-+ \t\nxXeE.,kKmMgG_";
+	size_t len = below(size), i;
+
+	for (i = 0; i < len; i++) {
+		switch (below(8)) {
+		case 0:
+			s[i] = other[below(sizeof(other) - 1)];
+			break;
+		case 1:
+			s[i] = 1 + below(255);
+			break;
+		default:
+			s[i] = '0' + below(10);
+		}
+	}
+	s[len] = 0;
+	/* now and then, a count near a bound */
+	if (!below(16))
+		snprintf(s, size, "%llu", 4294967290ULL + below(12));
+	else if (!below(16))
+		snprintf(s, size, "%llu", 9223372036854775800ULL + below(16));
+}
+
+static void test_count_random(int rounds)
+{
+	char s[32];
+	int i;
+
+	for (i = 0; i < rounds && problems < 20; i++) {
+		random_count_text(s, sizeof(s));
+		one_count("--max-map-bytes", s, GRANT_MAX_MAP_BYTES);
+		one_count("--max-btf-bytes", s, GRANT_MAX_BTF_BYTES);
+	}
+	check("counts: random strings, each taken only as the oracle says");
+}
+
+/* Random values, written as printf() writes them and as it does not */
+static void test_count_roundtrip(int rounds)
+{
+	static const char *const fmts[] = { "-%llu", " %llu", "%llu ", "+%llu",
+					    "0%llu", "%llu\n", "%llux" };
+	unsigned long long v;
+	char s[40];
+	__u64 got;
+	size_t j;
+	int i;
+
+	for (i = 0; i < rounds && problems < 20; i++) {
+		v = rnd() >> below(64);
+		snprintf(s, sizeof(s), "%llu", v);
+		one_count("--max-map-bytes", s, GRANT_MAX_MAP_BYTES);
+		one_count("--max-btf-bytes", s, GRANT_MAX_BTF_BYTES);
+		if (grant_parse_count(s, 0, GRANT_NO_LIMIT, &got) || got != v)
+			note("grant_parse_count('%s') does not give it back", s);
+		for (j = 0; j < ARRAY_SIZE(fmts); j++) {
+			snprintf(s, sizeof(s), fmts[j], v);
+			one_count("--max-map-bytes", s, GRANT_MAX_MAP_BYTES);
+		}
+	}
+	check("counts: random values round-trip, with a sign, space or zero refused");
+}
+
+static void one_path(size_t len, bool want)
+{
+	char msg[GRANT_MSG_MAX], *path = malloc(len + 1);
+	int err;
+
+	if (!path)
+		abort();
+	memset(path, 'a', len);
+	path[0] = len ? '/' : 0;
+	path[len] = 0;
+	memset(msg, 0, sizeof(msg));
+	err = grant_check_path(path, msg, sizeof(msg));
+	if (!err != want)
+		note("a path of %zu bytes %s", len, err ? "refused" : "taken");
+	else if (err && !is_msg(msg))
+		note("a path of %zu bytes refused without a message", len);
+	else if (len >= PATH_MAX && err && !strstr(msg, "PATH_MAX"))
+		note("a path of %zu bytes: the message '%s' names no PATH_MAX", len,
+		     shown(msg));
+	free(path);
+}
+
+static void test_paths(int rounds)
+{
+	char msg[GRANT_MSG_MAX];
+	size_t len;
+	int i;
+
+	one_path(0, false);
+	one_path(1, true);
+	one_path(PATH_MAX - 1, true);
+	one_path(PATH_MAX, false);
+	one_path(PATH_MAX + 1, false);
+	one_path(5000, false);
+	one_path(1 << 20, false);
+	if (grant_check_path(NULL, msg, sizeof(msg)) != -EINVAL || !is_msg(msg))
+		note("no path is not refused with a message");
+	for (i = 0; i < rounds / 10 && problems < 20; i++) {
+		len = PATH_MAX - 64 + below(128);
+		one_path(len, len < PATH_MAX);
+	}
+	check("paths: empty and PATH_MAX or longer refused, with a message");
+}
+
+/* A made-up table of type names, with gaps, as libbpf's could have */
+static const char *const names[64] = {
+	[1] = "hash", [2] = "array", [3] = "prog_array", [5] = "percpu_hash",
+	[9] = "lru_hash", [26] = "sk_storage", [27] = "ringbuf", [63] = "last",
+};
+
+static const char *name_of(int t)
+{
+	return t >= 0 && t < 64 ? names[t] : NULL;
+}
+
+/* The oracle for type lists: whether every name is known, their bits */
+static bool types_of(const char *list, unsigned long long *bits)
+{
+	const char *p = list, *end;
+	size_t len;
+	int t;
+
+	*bits = 0;
+	if (!*list)
+		return false;
+	for (;;) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		for (t = 1; t < 64; t++)
+			if (names[t] && strlen(names[t]) == len && !memcmp(names[t], p, len))
+				break;
+		if (!len || t == 64)
+			return false;
+		*bits |= 1ULL << t;
+		if (!end)
+			return true;
+		p = end + 1;
+	}
+}
+
+static void one_list(const char *list)
+{
+	char msg[GRANT_MSG_MAX];
+	unsigned long long want;
+	bool ok = types_of(list, &want);
+	__u64 got = 0;
+	int err;
+
+	memset(msg, 0, sizeof(msg));
+	err = grant_parse_types(list, "map", "hash, array, ...", name_of, &got,
+				msg, sizeof(msg));
+	if (!ok && !err)
+		note("'%s' taken", shown(list));
+	else if (ok && err)
+		note("'%s' refused: %s", shown(list), shown(msg));
+	else if (ok && got != want)
+		note("'%s' taken as %#llx, not %#llx", shown(list),
+		     (unsigned long long)got, want);
+	else if (err && (!is_msg(msg) || !strstr(msg, "map type")))
+		note("'%s' refused with the message '%s'", shown(list), shown(msg));
+}
+
+static void test_types(int rounds)
+{
+	static const char *const table[] = {
+		"hash", "hash,array", "array,hash,hash", "last", "ringbuf,last",
+		"", ",", "hash,", ",hash", "hash,,array", "nosuch", "HASH",
+		"hash ", " hash", "hash;array", "has", "hashh", "unspec",
+		"hash,nosuch",
+	};
+	static const char *const tokens[] = {
+		"hash", "array", "prog_array", "percpu_hash", "lru_hash",
+		"sk_storage", "ringbuf", "last", "", "nosuch", "Hash", " ",
+		"array ", "ring", "\xff", "a,b",
+	};
+	char msg[GRANT_MSG_MAX], list[256];
+	size_t i, len;
+	__u64 got;
+	int k, parts;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		one_list(table[i]);
+	if (!grant_parse_types("hash,nosuch", "map", "hash, array, ...", name_of,
+			      &got, msg, sizeof(msg)) ||
+	    !strstr(msg, "unknown map type 'nosuch'"))
+		note("'hash,nosuch': the message '%s' names no 'nosuch'", shown(msg));
+	for (k = 0; k < rounds && problems < 20; k++) {
+		parts = 1 + below(5);
+		len = 0;
+		list[0] = 0;
+		while (parts--)
+			len += snprintf(list + len, sizeof(list) - len, "%s%s",
+					len || !below(8) ? "," : "",
+					tokens[below(ARRAY_SIZE(tokens))]);
+		one_list(list);
+	}
+	check("type lists: the bits of their names, or refused with a message");
+}
+
+static void test_memory_max(int rounds)
+{
+	static const struct {
+		const char *text;
+		int err;
+		unsigned long long limit;
+	} table[] = {
+		{ "max\n", 0, GRANT_NO_LIMIT }, { "max", 0, GRANT_NO_LIMIT },
+		{ "0\n", 0, 0 }, { "1073741824\n", 0, 1073741824 },
+		{ "9223372036854771712\n", 0, 9223372036854771712ULL },
+		{ "", -EINVAL }, { "\n", -EINVAL }, { "-1\n", -EINVAL },
+		{ "1G\n", -EINVAL }, { "max\n\n", -EINVAL }, { " 1\n", -EINVAL },
+		{ "1\n\n", -EINVAL }, { "Max\n", -EINVAL }, { "maximum\n", -EINVAL },
+		{ "18446744073709551615\n", -ERANGE },
+		{ "18446744073709551616\n", -ERANGE },
+		{ "123456789012345678901234567890\n", -EINVAL },
+	};
+	unsigned long long v;
+	char text[40];
+	__u64 got;
+	size_t i;
+	int err, k;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		got = 0;
+		err = grant_parse_memory_max(table[i].text, &got);
+		if (err != table[i].err || (!err && got != table[i].limit))
+			note("memory.max '%s': error %d, %llu", shown(table[i].text),
+			     err, (unsigned long long)got);
+	}
+	for (k = 0; k < rounds && problems < 20; k++) {
+		v = rnd() >> below(64);
+		if (v == GRANT_NO_LIMIT)
+			continue;
+		snprintf(text, sizeof(text), "%llu\n", v);
+		if (grant_parse_memory_max(text, &got) || got != v)
+			note("memory.max '%s' not read back", shown(text));
+	}
+	check("memory.max: max, or bytes read back; anything else refused");
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 5000;
+
+	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x9e3779b97f4a7c15ULL;
+	if (!rng_state)
+		rng_state = 1;
+	printf("# %d rounds of random inputs, seed %#llx\n", rounds, rng_state);
+	test_count_table();
+	test_count_random(rounds);
+	test_count_roundtrip(rounds);
+	test_paths(rounds);
+	test_types(rounds);
+	test_memory_max(rounds);
+	if (failed) {
+		fprintf(stderr, "tests/bpf-grant-args: %d of %d checks failed\n",
+			failed, n);
+		return 1;
+	}
+	printf("# bpf-grant-args: %d checks passed\n", n);
+	return 0;
+}
