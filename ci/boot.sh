@@ -54,7 +54,7 @@ start_qemu() {
 	kvm) cpu=host ;;
 	*) cpu=max ;;
 	esac
-	append="console=ttyS0 panic=-1 $*"
+	append="console=ttyS0 panic=-1 ci.cpus=${SMP:-2} $*"
 	# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
 	set -- qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m 1G -smp "${SMP:-2}" \
 		${QEMU_EXTRA:-} -display none -no-reboot \
