@@ -430,9 +430,12 @@ struct fill {
 static const void *btf_blob;
 static __u32 btf_blob_size;
 
-/* Map @i of the fill, pinned, its fds closed: 0 or -errno */
-static int pin_one(int i, bool with_btf)
+/* Map @i of the fill, pinned, its fds closed: 0 or -errno; @arg:
+ * whether with BTF
+ */
+static int pin_one(int i, const void *arg)
 {
+	bool with_btf = *(const bool *)arg;
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	char path[64];
 	int btf_fd = -1, fd, err = 0;
@@ -458,19 +461,24 @@ static int pin_one(int i, bool with_btf)
 	return err;
 }
 
-/* The attacker's side: pin until refused; @arg: whether with BTF */
+/* How the attacker pins map @i of a fill: 0 or -errno */
+struct pinner {
+	int (*pin)(int i, const void *arg);
+	const void *arg;
+};
+
+/* The attacker's side: pin until refused; @arg: a struct pinner */
 static void fill(const void *arg, void *out)
 {
-	bool with_btf = *(const bool *)arg;
+	const struct pinner *p = arg;
 	struct fill *f = out;
 	int i;
 
 	for (i = 0; i < MEMCG_ROUNDS && !f->err; i++) {
-		f->err = pin_one(i, with_btf);
+		f->err = p->pin(i, p->arg);
 		f->pinned += !f->err;
 	}
 }
-
 static long long cg_memory_current(void)
 {
 	char buf[32] = "";
@@ -482,6 +490,43 @@ static long long cg_memory_current(void)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/* Poll up to 10 s for @done(@arg): entries and their threads are freed
+ * by RCU and work items, and memory.stat is flushed every 2 s.
+ */
+static bool eventually(bool (*done)(long long arg), long long arg)
+{
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (done(arg))
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+/* Remove the pins @prefix0 to @prefix<@rounds - 1> */
+static void unpin(const char *prefix, int rounds)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		snprintf(path, sizeof(path), "%s%d", prefix, i);
+		unlink(path);
+	}
+}
+
+/* Whether CG's charge is back under 1 MiB: what pins held is freed after
+ * RCU grace periods and work
+ */
+static bool freed(long long unused)
+{
+	long long left = cg_memory_current();
+
+	return left >= 0 && left < (1 << 20);
 }
 
 /* Whether the root cgroup gave its children the memory controller */
@@ -502,9 +547,8 @@ static void memcg_bound(bool with_btf, bool hooks)
 {
 	struct btf *btf = NULL;
 	struct fill f = {};
-	char path[64], max[32];
-	long long left = -1;
-	int i, tries, ret;
+	char max[32];
+	int i, ret;
 
 	if (with_btf) {
 		btf = btf__new_empty();
@@ -520,7 +564,8 @@ static void memcg_bound(bool with_btf, bool hooks)
 	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
 	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
 		goto out;
-	ret = in_cg_as_nobody(fill, &with_btf, &f, sizeof(f));
+	ret = in_cg_as_nobody(fill, &(struct pinner){ pin_one, &with_btf },
+			      &f, sizeof(f));
 	if (!ASSERT_GE(ret, 0, "the attacker reports"))
 		goto out;
 	f.oom_killed = ret == 1;
@@ -535,19 +580,9 @@ static void memcg_bound(bool with_btf, bool hooks)
 	ASSERT_TRUE(f.err == -ENOMEM || f.oom_killed, "stopped by memory.max");
 	ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, "stopped well before the end");
 out:
-	for (i = 0; i < MEMCG_ROUNDS; i++) {
-		snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
-		unlink(path);
-	}
-	/* what the pins held is freed after RCU grace periods and work */
-	for (tries = 0; tries < 100; tries++) {
-		left = cg_memory_current();
-		if (left >= 0 && left < (1 << 20))
-			break;
-		usleep(100 * 1000);
-	}
+	unpin(MEMCG_PIN, MEMCG_ROUNDS);
 	if (hooks)
-		ASSERT_LT(left, 1 << 20, "charged after the pins are gone");
+		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
 	ungrant_cg(hooks);
 out_btf:
 	btf__free(btf);
@@ -615,32 +650,6 @@ static int cpumap_threads(void)
 	return n;
 }
 
-static void cpumap_unpin(void)
-{
-	char path[64];
-	int i;
-
-	for (i = 0; i < CPUMAP_ROUNDS; i++) {
-		snprintf(path, sizeof(path), CPUMAP_PIN "%d", i);
-		unlink(path);
-	}
-}
-
-/* Poll up to 10 s for @done(@arg): entries and their threads are freed
- * by RCU and work items, and memory.stat is flushed every 2 s.
- */
-static bool eventually(bool (*done)(long long arg), long long arg)
-{
-	int tries;
-
-	for (tries = 0; tries < 100; tries++) {
-		if (done(arg))
-			return true;
-		usleep(100 * 1000);
-	}
-	return false;
-}
-
 static bool no_cpumap_thread(long long unused)
 {
 	return cpumap_threads() == 0;
@@ -677,13 +686,13 @@ static void cpumap_threads_bound(bool hooks)
 		ASSERT_TRUE(eventually(kernel_charged,
 				       (long long)c[round].pinned * CPUMAP_QSIZE * 8),
 			    "the rings are charged to the attacker's cgroup");
-		cpumap_unpin();
+		unpin(CPUMAP_PIN, CPUMAP_ROUNDS);
 		ASSERT_TRUE(eventually(no_cpumap_thread, 0), "no thread left");
 	}
 	if (hooks)
 		ASSERT_EQ(c[1].pinned, c[0].pinned, "the task count went back");
 out:
-	cpumap_unpin();
+	unpin(CPUMAP_PIN, CPUMAP_ROUNDS);
 	ungrant_cg(hooks);
 }
 
@@ -809,8 +818,9 @@ static int fill_entries(int fd, const struct map_shape *s, int ncpus)
 }
 
 /* Map @i of the fill of @s, pinned, its fds closed: 0 or -errno */
-static int pin_shaped(int i, const struct type_fill *t)
+static int pin_shaped(int i, const void *arg)
 {
+	const struct type_fill *t = arg;
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = t->shape->flags);
 	const struct map_shape *s = t->shape;
 	int fd = -1, btf_fd = -1, inner_fd = -1, err = 0;
@@ -849,19 +859,6 @@ static int pin_shaped(int i, const struct type_fill *t)
 	return err;
 }
 
-/* The attacker's side: pin maps of one shape until refused */
-static void fill_type(const void *arg, void *out)
-{
-	const struct type_fill *t = arg;
-	struct fill *f = out;
-	int i;
-
-	for (i = 0; i < MEMCG_ROUNDS && !f->err; i++) {
-		f->err = pin_shaped(i, t);
-		f->pinned += !f->err;
-	}
-}
-
 /* The guest's MemAvailable, in bytes */
 static long long mem_available(void)
 {
@@ -877,17 +874,6 @@ static long long mem_available(void)
 	return kib < 0 ? -1 : kib << 10;
 }
 
-static void unpin_all(void)
-{
-	char path[64];
-	int i;
-
-	for (i = 0; i < MEMCG_ROUNDS; i++) {
-		snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
-		unlink(path);
-	}
-}
-
 /* Whether map type @name has a shape here */
 static bool has_shape(const char *name)
 {
@@ -897,13 +883,6 @@ static bool has_shape(const char *name)
 		if (!strcmp(shapes[i].name, name))
 			return true;
 	return false;
-}
-
-static bool freed(long long unused)
-{
-	long long left = cg_memory_current();
-
-	return left >= 0 && left < (1 << 20);
 }
 
 static void memcg_one_shape(const struct type_fill *t, bool hooks)
@@ -922,7 +901,7 @@ static void memcg_one_shape(const struct type_fill *t, bool hooks)
 	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
 		goto out;
 	before = mem_available();
-	ret = in_cg_as_nobody(fill_type, t, &f, sizeof(f));
+	ret = in_cg_as_nobody(fill, &(struct pinner){ pin_shaped, t }, &f, sizeof(f));
 	charged = cg_memory_current();
 	lost = before - mem_available();
 	printf("%s%s: pinned %d of %d, then %s %d; lost %lld KiB, charged %lld KiB\n",
@@ -940,7 +919,7 @@ static void memcg_one_shape(const struct type_fill *t, bool hooks)
 	if (s->big)
 		ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, s->name);
 out:
-	unpin_all();
+	unpin(MEMCG_PIN, MEMCG_ROUNDS);
 	ASSERT_TRUE(eventually(freed, 0), s->name);
 	ungrant_cg(hooks);
 }
