@@ -54,7 +54,9 @@ start_qemu() {
 	kvm) cpu=host ;;
 	*) cpu=max ;;
 	esac
-	append="console=ttyS0 panic=-1 ci.cpus=${SMP:-2} $*"
+	# printk.time=1: a stamp marks a kernel record that the console
+	# prints in the middle of a user-space line, for ci/verdict.c
+	append="console=ttyS0 panic=-1 printk.time=1 ci.cpus=${SMP:-2} $*"
 	# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
 	set -- qemu-system-x86_64 -accel "$a" -cpu "$cpu" -m 1G -smp "${SMP:-2}" \
 		${QEMU_EXTRA:-} -display none -no-reboot \

@@ -137,6 +137,8 @@ struct state {
 	bool in_ktap, second_doc, too_many, too_deep;
 	size_t nnodes;
 	FILE *ktap;
+	char *held;		/* user text a kernel record cut short */
+	size_t held_len;
 };
 
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -731,6 +733,65 @@ static int handle_line(struct state *st, char *line)
 	return ktap_line(st, &k, text);
 }
 
+/*
+ * A record as the console prints it with printk.time=1: "[%5lu.%06lu]".
+ * Looser brackets ("[1]", "[0.5]") are user text.
+ */
+static bool is_record(const char *s)
+{
+	const char *p = s + 1 + strspn(s + 1, " ");
+	size_t w = strspn(p, "0123456789");
+
+	if (*s != '[' || !w || p + w - s - 1 < 5 || p[w] != '.')
+		return false;
+	p += w + 1;
+	return strspn(p, "0123456789") == 6 && p[6] == ']';
+}
+
+static int hold(struct state *st, const char *s, size_t len)
+{
+	char *p = realloc(st->held, st->held_len + len + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + st->held_len, s, len);
+	st->held = p;
+	st->held_len += len;
+	p[st->held_len] = '\0';
+	return 0;
+}
+
+static int handle_held(struct state *st, const char *s)
+{
+	int err = hold(st, s, strlen(s));
+
+	st->held_len = 0;
+	return err ? err : handle_line(st, st->held);
+}
+
+/*
+ * The kernel prints each record whole, but may print it in the middle of a
+ * line that user space is writing: the UART sends user output from its
+ * buffer while another CPU prints. Read the record as a line of its own
+ * and put the user's line together again from its pieces.
+ */
+static int unsplit(struct state *st, char *s)
+{
+	char *rec;
+
+	if (is_record(s))
+		return handle_line(st, s);
+	for (rec = strchr(s, '['); rec && !is_record(rec);
+	     rec = strchr(rec + 1, '['))
+		;
+	if (rec) {
+		int err = hold(st, s, rec - s);
+
+		return err ? err : handle_line(st, rec);
+	}
+	return st->held_len ? handle_held(st, s) : handle_line(st, s);
+}
+
 /* A piece of a line between carriage returns */
 static int handle_piece(struct state *st, char *s, size_t len)
 {
@@ -745,7 +806,7 @@ static int handle_piece(struct state *st, char *s, size_t len)
 	for (p = s; p < end; p++)
 		if (is_ctl(*p))
 			*p = '?';
-	return handle_line(st, s);
+	return unsplit(st, s);
 }
 
 /*
@@ -791,6 +852,8 @@ static int read_log(struct state *st, FILE *f)
 	if (!err && (ferror(f) || errno == ENOMEM))
 		err = errno ? -errno : -EIO;
 	free(line);
+	if (!err && st->held_len)
+		err = handle_held(st, "");
 	for (; st->top >= 0; st->top--)
 		err = err ? err : drop_pending(st, st->top);
 	return err;
@@ -1618,6 +1681,7 @@ static void cleanup(struct state *st)
 	for (i = 0; i < NR_CTX; i++)
 		for (j = 0; j < CTX_LINES; j++)
 			free(st->ctx[i].line[j]);
+	free(st->held);
 }
 
 static int run(struct state *st, const struct opts *o, FILE *in)
