@@ -41,6 +41,16 @@
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
  *
+ * cpu_time: what ran past the attacker's end, refused at the load under
+ * the default rule: bpf_loop() (nested, it held a CPU 40 s after SIGKILL;
+ * timers are refused with it), 200k no-op jumps (the verifier's no-op
+ * removal is quadratic and unkillable) and BPF_F_TEST_STATE_FREQ (a
+ * verifier state per instruction). sk_lookup_reach: a socket lookup that
+ * names a namespace by id is refused at the load, and a test run of a
+ * cgroup_skb program that looks up sockets (the attack gave root's
+ * sockets storage until their option memory was full) takes
+ * CAP_NET_ADMIN over the caller's namespace.
+ *
  * The gates a grant does not stand in for stay: zero_seed, a hash map
  * with BPF_F_ZERO_SEED (CAP_SYS_ADMIN: a predictable hash is a local
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
@@ -409,6 +419,178 @@ static void skc_helpers(bool hooks)
 		ASSERT_EQ(as_nobody(load_skc_prog_unknown_func),
 			  hooks ? -ENOENT : -EPERM,
 			  "granted load calling bpf_skc_to_tcp_sock()");
+	ungrant_cg(hooks);
+}
+
+static char load_log[4096];
+
+/* A program of @type, its fd or -errno; the verifier's log in load_log */
+static int load_insns(enum bpf_prog_type type, const struct bpf_insn *insns,
+		      size_t cnt, __u32 flags)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = load_log,
+		    .log_size = sizeof(load_log), .log_level = 1,
+		    .prog_flags = flags);
+	int fd;
+
+	load_log[0] = '\0';
+	fd = bpf_prog_load(type, NULL, "GPL", insns, cnt, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+/* tc calling bpf_loop(0, 0, 0, 0) (the attack nested two such loops in
+ * one test run): -ENOENT when the verifier does not know the helper
+ */
+static int load_bpf_loop(void)
+{
+	struct bpf_insn insns[8] = {};
+	int i, fd;
+
+	for (i = 0; i < 5; i++)
+		insns[i] = (struct bpf_insn) {
+			.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1 + i };
+	insns[5] = (struct bpf_insn) { .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_loop };
+	insns[6] = (struct bpf_insn) {
+		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 };
+	insns[7] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
+	fd = load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), 0);
+	if (fd >= 0)
+		close(fd);
+	if (fd == -EINVAL && strstr(load_log, "unknown func bpf_loop"))
+		return -ENOENT;
+	return fd < 0 ? fd : 0;
+}
+
+#define NOP_JUMPS	200000
+
+/* tc of 200k no-op jumps: the verifier's no-op removal, quadratic */
+static int load_nop_jumps(void)
+{
+	struct bpf_insn *insns = calloc(NOP_JUMPS + 2, sizeof(*insns));
+	int i, fd;
+
+	if (!insns)
+		return -ENOMEM;
+	for (i = 0; i < NOP_JUMPS; i++)
+		insns[i].code = BPF_JMP | BPF_JA;
+	insns[NOP_JUMPS] = (struct bpf_insn) {
+		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 };
+	insns[NOP_JUMPS + 1] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
+	fd = load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, NOP_JUMPS + 2, 0);
+	free(insns);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+/* tc returning 0, loaded with @flags: 0 or -errno */
+static int load_tc_ret0(__u32 flags)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), flags);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+static int load_tc(void)
+{
+	return load_tc_ret0(0);
+}
+
+/* the verifier's test mode: a state kept at every instruction */
+static int load_state_freq(void)
+{
+	return load_tc_ret0(BPF_F_TEST_STATE_FREQ);
+}
+
+/* Under the default rule, the CPU attacks stop at the load: the helpers
+ * that run callbacks are unknown to the verifier, the long program and
+ * the test mode are refused. Stock refuses tc at the program type.
+ */
+static void cpu_time(bool hooks)
+{
+	if (granted_cg(hooks, "array", "sched_cls")) {
+		ASSERT_EQ(as_nobody(load_tc), hooks ? 0 : -EPERM, "granted tc load");
+		ASSERT_EQ(as_nobody(load_bpf_loop), hooks ? -ENOENT : -EPERM,
+			  "granted load calling bpf_loop()");
+		ASSERT_EQ(as_nobody(load_nop_jumps), hooks ? -E2BIG : -EPERM,
+			  "granted load of 200k no-op jumps");
+		ASSERT_EQ(as_nobody(load_state_freq), -EPERM,
+			  "granted load with BPF_F_TEST_STATE_FREQ");
+	}
+	ungrant_cg(hooks);
+}
+
+/* bpf_sk_lookup_tcp(skb, zeroed tuple, 12, @netns, 0) in @type: its fd
+ * or -errno
+ */
+static int load_sk_lookup(enum bpf_prog_type type, int netns)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -16 },
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -16 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 12 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = netns },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_5 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_lookup_tcp },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 2 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_release },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_insns(type, insns, ARRAY_SIZE(insns), 0);
+}
+
+static int sk_lookup_netns_id(void)
+{
+	int fd = load_sk_lookup(BPF_PROG_TYPE_SCHED_CLS, 0);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+/* cgroup_skb looking up root's sockets in this namespace in a test run
+ * (the attack then gave them storage until their option memory was full)
+ */
+static int sk_lookup_test_run(void)
+{
+	int fd = load_sk_lookup(BPF_PROG_TYPE_CGROUP_SKB, -1), err;
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	__u8 pkt[64] = {};
+
+	if (fd < 0)
+		return fd == -EPERM ? -EACCES : fd;	/* refused at the load */
+	run.data_in = pkt;
+	run.data_size_in = sizeof(pkt);
+	err = bpf_prog_test_run_opts(fd, &run) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Under the default rule, a namespace id other than the current one is
+ * refused at the load, and a test run that looks up sockets takes
+ * CAP_NET_ADMIN over the caller's namespace. Stock refuses both loads.
+ */
+static void sk_lookup_reach(bool hooks)
+{
+	if (granted_cg(hooks, "array", "sched_cls,cgroup_skb")) {
+		ASSERT_EQ(as_nobody(sk_lookup_netns_id), -EPERM,
+			  "granted lookup with a namespace id");
+		ASSERT_EQ(as_nobody(sk_lookup_test_run), hooks ? -EPERM : -EACCES,
+			  "granted cgroup_skb lookup, test run");
+	}
 	ungrant_cg(hooks);
 }
 
@@ -1063,6 +1245,10 @@ void test_grant_escape(void)
 		zero_seed(hooks);
 	if (test__start_subtest("skc_helpers"))
 		skc_helpers(hooks);
+	if (test__start_subtest("cpu_time"))
+		cpu_time(hooks);
+	if (test__start_subtest("sk_lookup_reach"))
+		sk_lookup_reach(hooks);
 	if (!was_on)
 		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 }
