@@ -41,6 +41,10 @@
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
  *
+ * verifier_memcg_bound: a load announces 256 MiB of line info, which
+ * the verifier allocates before it reads a record; under memory.max the
+ * load must fail for want of memory, charged to the attacker's cgroup.
+ *
  * cpu_time: what ran past the attacker's end, refused at the load under
  * the default rule: bpf_loop() (nested, it held a CPU 40 s after SIGKILL;
  * timers are refused with it), 200k no-op jumps (the verifier's no-op
@@ -1154,6 +1158,63 @@ out:
 	btf__free(btf);
 }
 
+#define LINFO_CNT	(16 << 20)	/* announced: 256 MiB of line info */
+
+/* A socket filter with BTF that announces LINFO_CNT line info records
+ * and gives two, the second out of order: 0 or -errno
+ */
+static int load_huge_linfo(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_line_info linfo[2] = {};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .line_info = linfo,
+		    .line_info_cnt = LINFO_CNT,
+		    .line_info_rec_size = sizeof(linfo[0]));
+	int btf_fd = int_btf(), fd;
+
+	if (btf_fd < 0)
+		return btf_fd;
+	opts.prog_btf_fd = btf_fd;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			   ARRAY_SIZE(insns), &opts);
+	fd = fd < 0 ? -errno : (close(fd), 0);
+	close(btf_fd);
+	return fd;
+}
+
+static void huge_linfo(const void *arg, void *out)
+{
+	*(int *)out = load_huge_linfo();
+}
+
+/* The verifier allocates the line info a load announces before it reads
+ * a record: under memory.max (MEMCG_MAX), the load must fail for want of
+ * memory (ENOMEM, or the cgroup's OOM killer), not at the second record
+ * (EINVAL) after 256 MiB that no cgroup saw.
+ */
+static void verifier_memcg_bound(bool hooks)
+{
+	char max[32];
+	int err = 0, ret;
+
+	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
+	if (granted_cg(hooks, "array", "socket_filter") &&
+	    ASSERT_OK(write_file(CG "/memory.max", max), "memory.max")) {
+		ret = in_cg_as_nobody(huge_linfo, NULL, &err, sizeof(err));
+		printf("%s: load %s, errno %d\n", __func__,
+		       ret == 1 ? "OOM-killed" : ret ? "failed" : "returned", -err);
+		if (hooks)
+			ASSERT_TRUE(ret == 1 || (!ret && err == -ENOMEM),
+				    "stopped by memory.max");
+		else
+			ASSERT_TRUE(!ret && err == -EPERM, "stock: BTF refused");
+	}
+	ungrant_cg(hooks);
+}
+
 static int sockmap_attach(void)
 {
 	const struct bpf_insn pass[] = {
@@ -1245,6 +1306,8 @@ void test_grant_escape(void)
 		zero_seed(hooks);
 	if (test__start_subtest("skc_helpers"))
 		skc_helpers(hooks);
+	if (test__start_subtest("verifier_memcg_bound"))
+		verifier_memcg_bound(hooks);
 	if (test__start_subtest("cpu_time"))
 		cpu_time(hooks);
 	if (test__start_subtest("sk_lookup_reach"))
