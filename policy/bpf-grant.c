@@ -208,6 +208,7 @@ static void help(void)
 "  --help               this summary\n"
 "\n"
 "add refuses a rule nested below or above another across a delegated\n"
+"cgroup, and one that grants more than another in the same delegated\n"
 "cgroup: delegate first, then add. It refuses a cgroup with no memory.max\n"
 "on it or above it, which is what bounds the memory a grantee's maps\n"
 "and BTF take: write a limit to CGROUP/memory.max first. list shows the\n"
@@ -216,8 +217,8 @@ static void help(void)
 "Exit status: 0 done; 1 failed; 2 usage; 3 no such cgroup; 4 the kernel\n"
 "has no grant hooks or BPF LSM; 5 a capability is missing; 6 another BPF\n"
 "LSM program holds a grant hook; 7 no rule for that cgroup; 8 the rule\n"
-"would nest with another across a delegated cgroup; 9 no memory.max bounds\n"
-"the cgroup.\n"
+"would nest with another across a delegated cgroup, or grant more than\n"
+"another in one; 9 no memory.max bounds the cgroup.\n"
 "\n"
 "The manual page bpf-grant(8) says more (policy/bpf-grant.8 in the\n"
 "source: man -l policy/bpf-grant.8).\n", stdout);
@@ -464,6 +465,38 @@ static bool ancestor(__u64 shallow, const char *deep, char *dir, char *why,
 }
 
 /*
+ * Whether the cgroup at the canonical path @real and that of id @other at
+ * the canonical path @path are in one delegated subtree: a delegated
+ * cgroup at or above both. The lowest such one goes to @dir (empty if
+ * none), and why to @why. Without the memory to look, it says yes.
+ */
+static bool same_subtree(const char *real, __u64 other, const char *path,
+			 char *dir, char *why, size_t size)
+{
+	char *copy = strdup(real), *up = copy;
+	bool common = false, found = !copy;
+	struct stat st;
+
+	if (!copy)
+		snprintf(why, size, "no memory to look: %s", strerror(ENOMEM));
+	/* from the lowest cgroup at or above both up, every one is common */
+	while (!found && strcmp(up, "/") && cgroup2_dir(up, &st) &&
+	       st.st_ino != 1) {
+		common = common || st.st_ino == other ||
+			 ancestor(st.st_ino, path, dir, why, size);
+		found = common && delegated(up, why, size);
+		if (!found)
+			up = dirname(up);
+	}
+	if (found)
+		snprintf(dir, PATH_MAX, "%s", copy ? up : real);
+	else
+		dir[0] = 0;
+	free(copy);
+	return found;
+}
+
+/*
  * A rule below another narrows only while the tasks of its cgroup cannot
  * leave it for another cgroup under the wider rule. Moving a task takes
  * write access to the cgroup.procs of the common ancestor, and making a
@@ -473,15 +506,24 @@ static bool ancestor(__u64 shallow, const char *deep, char *dir, char *why,
  * one. Such a pair is refused, whichever rule comes first. One rule on a
  * delegated cgroup, with none above or below it, is a container's own and
  * fine. A delegation made after the rules is not seen here.
+ *
+ * Siblings and cousins in one delegated subtree are as reachable as an
+ * ancestor: its user moves tasks among its cgroups. There @new may grant
+ * no more than each other rule, so that it widens nothing a task there
+ * could reach before; unless it grants no more than the rule of @id it
+ * replaces, which widens nothing either (so add again keeps working).
  */
-static int check_nesting(int fd, __u64 id, const char *real)
+static int check_nesting(int fd, __u64 id, const char *real,
+			 const struct grant_rule *new)
 {
 	char dir[PATH_MAX], why[PATH_MAX + 64];
 	__u64 key, next, *prev = NULL;
 	struct grant_rule rule;
-	bool below, above;
+	bool below, above, within_own;
 	struct stat st;
 
+	within_own = !bpf_map_lookup_elem(fd, &id, &rule) &&
+		     grant_rule_no_wider(new, &rule);
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
@@ -495,16 +537,28 @@ static int check_nesting(int fd, __u64 id, const char *real)
 			continue;
 		below = ancestor(key, real, dir, why, sizeof(why));
 		above = !below && ancestor(id, rule.path, dir, why, sizeof(why));
-		if (!(below || above) || !dir[0])
+		if ((below || above) && dir[0])
+			return fail(GRANT_EXIT_DELEGATED, "%s is delegated (%s): a "
+				    "task of %s could move itself to another cgroup "
+				    "under it and get the rule of %s instead of its "
+				    "own. A delegated subtree takes one rule: "
+				    "bpf-grant remove %s first, or take the "
+				    "delegation back (chown root, chmod go-w the "
+				    "directory and its cgroup.procs)",
+				    dir, why, below ? real : rule.path,
+				    below ? rule.path : real, rule.path);
+		if (within_own || grant_rule_no_wider(new, &rule) ||
+		    !same_subtree(real, key, rule.path, dir, why, sizeof(why)))
 			continue;
 		return fail(GRANT_EXIT_DELEGATED, "%s is delegated (%s): a task "
-			    "of %s could move itself to another cgroup under it "
-			    "and get the rule of %s instead of its own. A "
-			    "delegated subtree takes one rule: bpf-grant remove "
-			    "%s first, or take the delegation back (chown root, "
-			    "chmod go-w the directory and its cgroup.procs)",
-			    dir, why, below ? real : rule.path,
-			    below ? rule.path : real, rule.path);
+			    "of %s could move itself into %s and get its rule, "
+			    "which grants more than its own. In a delegated "
+			    "subtree a rule may grant no more than each other "
+			    "rule there: give %s only types that %s has, with "
+			    "limits no larger, or bpf-grant remove %s first, or "
+			    "take the delegation back (chown root, chmod go-w "
+			    "the directory and its cgroup.procs)", dir, why,
+			    rule.path, real, real, rule.path, rule.path);
 	}
 	return GRANT_EXIT_OK;
 }
@@ -1029,7 +1083,7 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 	if (fd == -ENOENT) {
 		code = install(id, &rule);
 	} else {
-		code = check_nesting(fd, id, real);
+		code = check_nesting(fd, id, real, &rule);
 		if (!code && bpf_map_update_elem(fd, &id, &rule, BPF_ANY))
 			code = fail(GRANT_EXIT_FAIL, "adding the rule: %s%s",
 				    strerror(errno), errno == E2BIG ?

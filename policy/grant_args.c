@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf-grant's parsing of its byte counts, paths and type lists, and of a
- * cgroup's memory.max (grant_args.h). Strict on purpose: strtoull() takes
- * a sign, leading spaces and "0x", and wraps "-1" around to the largest
- * count, so a count here is decimal digits and nothing else, written as
- * printf() writes it back. Nothing is copied into a buffer of fixed size
- * but what is cut to fit.
+ * cgroup's memory.max, and its comparison of two rules (grant_args.h).
+ * Strict on purpose: strtoull() takes a sign, leading spaces and "0x", and
+ * wraps "-1" around to the largest count, so a count here is decimal
+ * digits and nothing else, written as printf() writes it back. Nothing is
+ * copied into a buffer of fixed size but what is cut to fit.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "grant_args.h"
+#include "grant_policy.h"
 
 /* What a message quotes of its input: the start, cut to this many bytes */
 #define QUOTE_MAX	40
@@ -173,4 +174,20 @@ int grant_parse_memory_max(const char *text, __u64 *limit)
 		return 0;
 	}
 	return grant_parse_count(buf, 0, GRANT_NO_LIMIT - 1, limit);
+}
+
+/* Whether the bits of @a are among those of @b */
+static bool subset(__u64 a, __u64 b)
+{
+	return !(a & ~b);
+}
+
+bool grant_rule_no_wider(const struct grant_rule *a, const struct grant_rule *b)
+{
+	return subset(a->map_types, b->map_types) &&
+	       subset(a->prog_types, b->prog_types) &&
+	       subset(a->grant_all_types, b->grant_all_types) &&
+	       (!b->max_map_bytes ||
+		(a->max_map_bytes && a->max_map_bytes <= b->max_map_bytes)) &&
+	       a->max_btf_bytes <= b->max_btf_bytes;
 }

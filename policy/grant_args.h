@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What bpf-grant reads from its command line and from cgroup files: byte
- * counts, paths, lists of type names, memory.max. No libbpf in here, so
- * that tests/bpf-grant-args.c can run it on the host, without a guest.
+ * counts, paths, lists of type names, memory.max; and how two rules
+ * compare. No libbpf in here, so that tests/bpf-grant-args.c can run it
+ * on the host, without a guest.
  *
- * Each function returns 0, or a negative errno with what is wrong in @msg
+ * Each parser returns 0, or a negative errno with what is wrong in @msg
  * (@size bytes, always terminated): "what happened; how to fix it",
  * without the "bpf-grant: " that the tool puts in front.
  */
 #ifndef __GRANT_ARGS_H
 #define __GRANT_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -54,5 +56,15 @@ int grant_parse_types(const char *list, const char *kind, const char *hint,
 
 /* What a cgroup's memory.max holds: bytes, or GRANT_NO_LIMIT for "max" */
 int grant_parse_memory_max(const char *text, __u64 *limit);
+
+struct grant_rule;
+
+/*
+ * Whether rule @a grants nothing that rule @b does not (grant_policy.h):
+ * its map, program and root-equivalent types are among @b's, its largest
+ * map is no larger (0 is no limit, the widest) and its largest BTF no
+ * larger (0 is no BTF). Paths are not compared.
+ */
+bool grant_rule_no_wider(const struct grant_rule *a, const struct grant_rule *b);
 
 #endif /* __GRANT_ARGS_H */

@@ -5,7 +5,9 @@
  * then random ones (ROUNDS of each, from SEED) held to an oracle written
  * apart from the code. A count accepted must be what printf() writes back,
  * and in range; a type list accepted must be the bits of its names; each
- * input refused must come with a message, which names the option. Built
+ * input refused must come with a message, which names the option. And
+ * the comparison of two rules that add makes in a delegated subtree
+ * (grant_rule_no_wider()): a rule wider in any one field is wider. Built
  * with ASan and UBSan where the compiler has them (tests/bpf-grant-args.sh),
  * so that no input reads or writes out of bounds, at any message size.
  *
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "grant_args.h"
+#include "grant_policy.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -458,6 +461,142 @@ static void test_memory_max(int rounds)
 	check("memory.max: max, or bytes read back; anything else refused");
 }
 
+/* A rule: the fields grant_rule_no_wider() compares */
+static struct grant_rule rule_of(__u64 maps, __u64 progs, __u64 all,
+				 __u64 map_bytes, __u64 btf_bytes)
+{
+	struct grant_rule r = {
+		.map_types = maps, .prog_types = progs, .grant_all_types = all,
+		.max_map_bytes = map_bytes, .max_btf_bytes = btf_bytes,
+	};
+
+	return r;
+}
+
+static void one_pair(const char *what, const struct grant_rule *a,
+		     const struct grant_rule *b, bool want)
+{
+	if (grant_rule_no_wider(a, b) != want)
+		note("%s: %s", what, want ? "taken as wider" : "taken as no wider");
+}
+
+/*
+ * Each field of a rule, one at a time: wider in it alone is wider, the
+ * same or narrower in it is not. The pairs run both ways, so that the
+ * arguments swapped fail too.
+ */
+static void test_rule_table(void)
+{
+	/* kprobe (2) named: a root-equivalent type; 4096-byte maps, 1 MiB BTF */
+	const struct grant_rule base = rule_of(0x16, 0x26, 0x4, 4096, 1 << 20);
+	const struct {
+		const char *what;
+		struct grant_rule wider;	/* than base, in one field */
+		bool covers;			/* base no wider than it */
+	} table[] = {
+		{ "a map type more", rule_of(0x36, 0x26, 0x4, 4096, 1 << 20), true },
+		{ "a program type more", rule_of(0x16, 0x66, 0x4, 4096, 1 << 20), true },
+		{ "a root-equivalent type more",
+		  rule_of(0x16, 0x26, 0x6, 4096, 1 << 20), true },
+		{ "a larger map", rule_of(0x16, 0x26, 0x4, 4097, 1 << 20), true },
+		{ "no map limit (0)", rule_of(0x16, 0x26, 0x4, 0, 1 << 20), true },
+		{ "a larger BTF", rule_of(0x16, 0x26, 0x4, 4096, (1 << 20) + 1), true },
+		{ "the largest map and BTF", rule_of(0x16, 0x26, 0x4,
+		  GRANT_MAX_MAP_BYTES, GRANT_MAX_BTF_BYTES), true },
+		{ "another map type in place of one",
+		  rule_of(0x1a, 0x26, 0x4, 4096, 1 << 20), false },
+	};
+	const struct grant_rule narrower[] = {
+		rule_of(0x06, 0x26, 0x4, 4096, 1 << 20),	/* a map type less */
+		rule_of(0x16, 0x22, 0x4, 4096, 1 << 20),	/* a program type less */
+		rule_of(0x16, 0x26, 0, 4096, 1 << 20),		/* kprobe not named */
+		rule_of(0x16, 0x26, 0x4, 4095, 1 << 20),	/* a smaller map */
+		rule_of(0x16, 0x26, 0x4, 1, 1 << 20),		/* 1 byte, not 0 */
+		rule_of(0x16, 0x26, 0x4, 4096, 45),		/* a smaller BTF */
+		rule_of(0x16, 0x26, 0x4, 4096, 0),		/* no BTF (0) */
+		rule_of(0, 0, 0, 1, 0),				/* nothing */
+	};
+	char what[96];
+	size_t i;
+
+	one_pair("the same rule", &base, &base, true);
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		snprintf(what, sizeof(what), "%s, against the rule", table[i].what);
+		one_pair(what, &table[i].wider, &base, false);
+		snprintf(what, sizeof(what), "the rule, against %s", table[i].what);
+		one_pair(what, &base, &table[i].wider, table[i].covers);
+	}
+	for (i = 0; i < ARRAY_SIZE(narrower); i++) {
+		snprintf(what, sizeof(what), "narrower rule %zu, against the rule", i);
+		one_pair(what, &narrower[i], &base, true);
+		snprintf(what, sizeof(what), "the rule, against narrower rule %zu", i);
+		one_pair(what, &base, &narrower[i], false);
+	}
+	/* 0 is no limit: the widest map, and as wide as itself */
+	one_pair("no map limit, against no map limit", &table[4].wider,
+		 &table[4].wider, true);
+	check("rules: wider in any one field is wider; the same or narrower is not");
+}
+
+/* The oracle for rules, field by field and bit by bit */
+static bool no_wider(const struct grant_rule *a, const struct grant_rule *b)
+{
+	const __u64 *fa[] = { &a->map_types, &a->prog_types, &a->grant_all_types };
+	const __u64 *fb[] = { &b->map_types, &b->prog_types, &b->grant_all_types };
+	unsigned long long map_a, map_b;
+	size_t f;
+	int t;
+
+	for (f = 0; f < ARRAY_SIZE(fa); f++)
+		for (t = 0; t < 64; t++)
+			if ((*fa[f] >> t & 1) && !(*fb[f] >> t & 1))
+				return false;
+	/* no limit is one more than the largest limit */
+	map_a = a->max_map_bytes ? a->max_map_bytes : GRANT_MAX_MAP_BYTES + 1;
+	map_b = b->max_map_bytes ? b->max_map_bytes : GRANT_MAX_MAP_BYTES + 1;
+	return map_a <= map_b && a->max_btf_bytes <= b->max_btf_bytes;
+}
+
+/* A field of a random rule: a few bits of @bits, or a count near @count */
+static __u64 random_field(__u64 bits, __u64 count)
+{
+	switch (below(4)) {
+	case 0:
+		return 0;
+	case 1:
+		return bits;
+	case 2:
+		return bits & rnd();
+	default:
+		return count ? count - below(2) : (bits | 1ULL << below(64));
+	}
+}
+
+static void test_rule_random(int rounds)
+{
+	struct grant_rule a, b;
+	int i;
+
+	for (i = 0; i < rounds && problems < 20; i++) {
+		a = rule_of(random_field(0xff, 0), random_field(0xff, 0),
+			    random_field(0x3, 0), random_field(0, 4096),
+			    random_field(0, 1 << 20));
+		b = rule_of(random_field(0xff, 0), random_field(0xff, 0),
+			    random_field(0x3, 0), random_field(0, 4096),
+			    random_field(0, 1 << 20));
+		if (grant_rule_no_wider(&a, &b) != no_wider(&a, &b))
+			note("maps %#llx/%#llx, progs %#llx/%#llx, all %#llx/%#llx, "
+			     "map bytes %llu/%llu, BTF %llu/%llu: %s",
+			     a.map_types, b.map_types, a.prog_types, b.prog_types,
+			     a.grant_all_types, b.grant_all_types, a.max_map_bytes,
+			     b.max_map_bytes, a.max_btf_bytes, b.max_btf_bytes,
+			     no_wider(&a, &b) ? "taken as wider" : "taken as no wider");
+		if (!grant_rule_no_wider(&a, &a))
+			note("a rule wider than itself");
+	}
+	check("rules: random pairs compared as the oracle compares them");
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 5000;
@@ -472,6 +611,8 @@ int main(int argc, char **argv)
 	test_paths(rounds);
 	test_types(rounds);
 	test_memory_max(rounds);
+	test_rule_table();
+	test_rule_random(rounds);
 	if (failed) {
 		fprintf(stderr, "tests/bpf-grant-args: %d of %d checks failed\n",
 			failed, n);

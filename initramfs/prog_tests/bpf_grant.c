@@ -5,10 +5,10 @@
  * capability in that cgroup runs the series' lsm_prog_app application;
  * outside the cgroup, or after the rule is removed, it cannot. Then the
  * rule's limits, its errors and exit codes, and the grant off switch; the
- * default types, rules nested across a delegated cgroup, and a lock that
- * no other user can hold. Then the memory bound: add refuses a cgroup
- * that no memory.max bounds, on it or above it, unless told
- * --unbounded-memory, and list shows the bound and memory.current; and
+ * default types, rules nested across a delegated cgroup or side by side in
+ * one, and a lock that no other user can hold. Then the memory bound: add
+ * refuses a cgroup that no memory.max bounds, on it or above it, unless
+ * told --unbounded-memory, and list shows the bound and memory.current; and
  * what the tool refuses to read: counts with a sign or out of range,
  * paths of PATH_MAX bytes or more, remove of a path not on cgroup2.
  *
@@ -36,6 +36,9 @@
 #define DELEG_CG	"/sys/fs/cgroup/bpf_grant_deleg"
 #define NARROW_CG	DELEG_CG "/narrow"
 #define MINE_CG		DELEG_CG "/mine"
+/* two cgroups side by side in the delegated one, as a container makes them */
+#define APP_CG		DELEG_CG "/app"
+#define MON_CG		DELEG_CG "/mon"
 /* memory: a limit on a cgroup and one below it that has its own, "max" */
 #define MEM_CG		"/sys/fs/cgroup/bpf_grant_mem"
 #define MEM_CHILD_CG	MEM_CG "/child"
@@ -679,6 +682,11 @@ static void test_default_types(void)
 	ASSERT_FALSE(installed(), "nothing installed");
 }
 
+static int mkdir_cg(const char *path)
+{
+	return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
+}
+
 /* Hand @path and its cgroup.procs to @uid, as a container runtime does */
 static int delegate(const char *path, uid_t uid)
 {
@@ -791,6 +799,81 @@ out:
 	if (installed())
 		ASSERT_EQ(tool("remove", "--all"), GRANT_EXIT_OK,
 			  "remove --all");
+}
+
+/*
+ * Rules side by side in one delegated cgroup: its user moves its tasks
+ * among its cgroups, so a task of the one could move into the other and
+ * get its rule. add refuses a rule there that grants more than one already
+ * there, in any field, and takes one that grants no more.
+ */
+static void test_delegated_siblings(void)
+{
+	/* wider than the rule of APP_CG, each in one way */
+	static const struct {
+		const char *what, *args[7];
+	} wider[] = {
+		{ "a map type more", { "--map-types", "array,hash,lru_hash",
+		  "--max-map-bytes", "4096" } },
+		{ "larger maps", { "--map-types", "array,hash",
+		  "--max-map-bytes", "8192" } },
+		{ "no map limit", { "--map-types", "array,hash" } },
+		{ "larger BTF", { "--map-types", "array,hash", "--max-map-bytes",
+		  "4096", "--max-btf-bytes", "2097152" } },
+		{ "a root-equivalent program type", { "--map-types", "array,hash",
+		  "--max-map-bytes", "4096", "--prog-types", "socket_filter,kprobe" } },
+	};
+	const char *args[ARRAY_SIZE(wider[0].args) + 3] = { "add", MON_CG };
+	char what[96];
+	int i, j;
+
+	if (!ASSERT_OK(delegate(DELEG_CG, NOBODY), "delegate it to nobody") ||
+	    !ASSERT_OK(mkdir_cg(APP_CG) ?: delegate(APP_CG, NOBODY),
+		       "a cgroup of nobody's in it") ||
+	    !ASSERT_OK(mkdir_cg(MON_CG) ?: delegate(MON_CG, NOBODY),
+		       "another one beside it") ||
+	    !ASSERT_EQ(tool("add", APP_CG, "--map-types", "array,hash",
+			    "--max-map-bytes", "4096"), GRANT_EXIT_OK,
+		       "a narrow rule on one, alone"))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(wider); i++) {
+		for (j = 0; j < ARRAY_SIZE(wider[i].args); j++)
+			args[j + 2] = wider[i].args[j];
+		snprintf(what, sizeof(what), "a rule beside it, wider: %s",
+			 wider[i].what);
+		ASSERT_EQ(run_tool(AS_ROOT, args), GRANT_EXIT_DELEGATED, what);
+	}
+	ASSERT_TRUE(printed(DELEG_CG " is delegated (" DELEG_CG
+			    " is owned by uid 65534)"),
+		    "names the delegated cgroup");
+	ASSERT_TRUE(printed("a task of " APP_CG " could move itself into " MON_CG),
+		    "names both cgroups");
+	ASSERT_TRUE(printed("bpf-grant remove " APP_CG " first"), "says the fix");
+	ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list");
+	ASSERT_FALSE(printed(MON_CG "\t"), "no rule added beside it");
+
+	if (!ASSERT_EQ(tool("add", MON_CG, "--map-types", "array",
+			    "--max-map-bytes", "4096", "--prog-types",
+			    "socket_filter"), GRANT_EXIT_OK,
+		       "a rule beside it that grants no more"))
+		goto out;
+	ASSERT_OK(map_in(MON_CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), "array beside it");
+	ASSERT_EQ(map_in(MON_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), -EPERM,
+		  "hash beside it: its own rule applies");
+	ASSERT_OK(map_in(APP_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), "hash in the first one");
+	ASSERT_EQ(tool("add", APP_CG, "--map-types", "array,hash",
+		       "--max-map-bytes", "4096"), GRANT_EXIT_OK,
+		  "the first rule added again, as it was");
+	ASSERT_EQ(tool("add", APP_CG, "--map-types", "array,hash"),
+		  GRANT_EXIT_DELEGATED, "the first rule widened, with one beside it");
+	ASSERT_TRUE(printed("a task of " MON_CG " could move itself into " APP_CG),
+		    "names both cgroups, the other way");
+out:
+	if (installed())
+		ASSERT_EQ(tool("remove", "--all"), GRANT_EXIT_OK, "remove --all");
+	rmdir(APP_CG);
+	rmdir(MON_CG);
+	delegate(DELEG_CG, 0);
 }
 
 /* Open @path and take a shared lock on it, kept open: 0 or -errno */
@@ -1002,11 +1085,6 @@ static bool memory_controller_on(void)
 	return strstr(buf, "memory");
 }
 
-static int mkdir_cg(const char *path)
-{
-	return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
-}
-
 /*
  * The cgroups, and their memory: CG and DELEG_CG limited (the cgroups
  * below them have no memory controller); MEM_CG limited and giving its
@@ -1040,6 +1118,8 @@ static void remove_cgroups(void)
 	rmdir(CG);
 	rmdir(OTHER_CG);
 	rmdir(MINE_CG);
+	rmdir(APP_CG);
+	rmdir(MON_CG);
 	rmdir(NARROW_CG);
 	rmdir(DELEG_CG);
 	rmdir(MEM_CHILD_CG);
@@ -1091,6 +1171,8 @@ void test_bpf_grant(void)
 		test_default_types();
 	if (test__start_subtest("delegated_nesting") && need_hooks(hooks))
 		test_delegated_nesting();
+	if (test__start_subtest("delegated_siblings") && need_hooks(hooks))
+		test_delegated_siblings();
 	if (test__start_subtest("lock_held_by_nobody") && need_hooks(hooks))
 		test_lock_held_by_nobody();
 	if (test__start_subtest("bad_byte_counts"))
