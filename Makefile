@@ -102,7 +102,7 @@ BASE_OBJ := $(B)/base/kernel$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
-.PHONY: help ci ci-base check $(STAGES) export clean bisect series-check \
+.PHONY: help test ci ci-base check $(STAGES) export clean bisect series-check \
 	range-diff bench kernel-cost kernel-cost-doc mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
@@ -115,6 +115,16 @@ help: ## list the targets and the variables
 	@sed -n '/^## Variables$$/,/^## /p' docs/harness.md | tr -d '`' | \
 		awk -F' [|] ' '/^[|] [A-Z]/ && NF == 3 { sub(/ [|]$$/, "", $$3); \
 			printf "  %-30s %s; default: %s\n", substr($$1, 3), $$3, $$2 }'
+
+# The inner loop: build/linux as it is, edits not committed yet included;
+# nothing is imported or exported (make ci stays the overlay's gate).
+# One run of the selection unless REPEAT is given.
+test: ## build build/linux as it is (uncommitted edits too), boot once, judge; TEST=NAME[/SUBTEST]
+	@[ -e $(KSRC)/.git ] || { echo "test: no $(KSRC): run make import first" >&2; exit 2; }
+	$(MAKE) --no-print-directory kernel guest-tests initramfs
+	$(MAKE) --no-print-directory boot verdict \
+		REPEAT=$(if $(filter command line environment,$(origin REPEAT)),$(REPEAT),1) \
+		KERNEL_ARGS="$(strip $(KERNEL_ARGS) $(if $(TEST),ci.test=$(TEST)))"
 
 ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 	@mkdir -p $(CI_O); : > $(CI_O)/times

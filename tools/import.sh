@@ -97,7 +97,7 @@ base_version() {
 # every commit after 'base' is also a patch of the overlay.
 check_no_lost_work() {
 	if [ -n "$(git -C "$tree" status --porcelain)" ]; then
-		die "$tree has uncommitted changes; commit them and run 'make export', or stash them, then run make import again"
+		die "$tree has uncommitted changes; commit them and run 'make export', or stash them, then run make import again (make test builds and boots the tree as it is)"
 	fi
 	if [ -d "$tree/.git/rebase-apply" ]; then
 		die "$tree has a git am in progress; finish it (git am --continue) or abort it (git am --abort)"
