@@ -102,7 +102,7 @@ BASE_OBJ := $(B)/base/kernel$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
-.PHONY: help test ci ci-base check $(STAGES) export clean bisect series-check \
+.PHONY: help test run ci ci-base check $(STAGES) export clean bisect series-check \
 	range-diff bench kernel-cost kernel-cost-doc mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
@@ -293,6 +293,9 @@ initramfs: guest-tests ## pack busybox, the guest tests, the tools and the init 
 boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
 	@mkdir -p $(CI_O)
 	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) ci.repeat=$(REPEAT) $(KERNEL_ARGS)
+
+run: kernel initramfs ## boot, run CMD='...' as root in the guest, print its output, exit with its status
+	tools/run.sh $(BZIMAGE) $(INITRAMFS) $(CI_O)/run/serial.log "$$CMD" $(KERNEL_ARGS)
 
 shell: kernel initramfs ## an interactive shell in the guest (tests, bpftool, bpf-grant); exit powers it off
 	ci/boot.sh $(BZIMAGE) $(INITRAMFS) - ci.shell $(KERNEL_ARGS)
