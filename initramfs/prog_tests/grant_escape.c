@@ -374,58 +374,6 @@ static void zero_seed(bool hooks)
 	ungrant_cg(hooks);
 }
 
-static char skc_log[4096];
-
-/* A tc program that casts skb->sk with bpf_skc_to_tcp_sock(): 0, or the
- * load's -errno with the verifier's log in skc_log
- */
-static int load_skc_prog(void)
-{
-	const struct bpf_insn insns[] = {
-		/* r1 = skb->sk; if (r1) bpf_skc_to_tcp_sock(r1); return 0; */
-		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
-		  .src_reg = BPF_REG_1, .off = offsetof(struct __sk_buff, sk) },
-		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_1, .off = 1 },
-		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_skc_to_tcp_sock },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = skc_log,
-		    .log_size = sizeof(skc_log), .log_level = 1);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, NULL, "GPL", insns,
-			       ARRAY_SIZE(insns), &opts);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-/* The same load, granted, as nobody: why the verifier refused it */
-static int load_skc_prog_unknown_func(void)
-{
-	int err = load_skc_prog();
-
-	if (!err)
-		return 0;
-	/* the helper is not there for this load: a grant of 1 lacks CAP_PERFMON */
-	return strstr(skc_log, "unknown func bpf_skc_to_tcp_sock") ? -ENOENT : err;
-}
-
-static void skc_helpers(bool hooks)
-{
-	if (!ASSERT_OK(load_skc_prog(), "root loads the program")) {
-		printf("%s", skc_log);
-		return;
-	}
-	if (granted_cg(hooks, "array", "socket_filter,sched_cls"))
-		/* stock: refused before the verifier, at the program type */
-		ASSERT_EQ(as_nobody(load_skc_prog_unknown_func),
-			  hooks ? -ENOENT : -EPERM,
-			  "granted load calling bpf_skc_to_tcp_sock()");
-	ungrant_cg(hooks);
-}
-
 static char load_log[4096];
 
 /* A program of @type, its fd or -errno; the verifier's log in load_log */
@@ -442,13 +390,72 @@ static int load_insns(enum bpf_prog_type type, const struct bpf_insn *insns,
 	return fd < 0 ? -errno : fd;
 }
 
+/* 0 for a program fd, which is closed; or the load's -errno */
+static int closed(int fd)
+{
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* The same load, the program closed at once: 0 or -errno */
+static int try_insns(enum bpf_prog_type type, const struct bpf_insn *insns,
+		     size_t cnt, __u32 flags)
+{
+	return closed(load_insns(type, insns, cnt, flags));
+}
+
+/* A tc program that casts skb->sk with bpf_skc_to_tcp_sock(): 0, or the
+ * load's -errno with the verifier's log in load_log
+ */
+static int load_skc_prog(void)
+{
+	const struct bpf_insn insns[] = {
+		/* r1 = skb->sk; if (r1) bpf_skc_to_tcp_sock(r1); return 0; */
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_1, .off = offsetof(struct __sk_buff, sk) },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_1, .off = 1 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_skc_to_tcp_sock },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return try_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), 0);
+}
+
+/* The same load, granted, as nobody: why the verifier refused it */
+static int load_skc_prog_unknown_func(void)
+{
+	int err = load_skc_prog();
+
+	if (!err)
+		return 0;
+	/* the helper is not there for this load: a grant of 1 lacks CAP_PERFMON */
+	return strstr(load_log, "unknown func bpf_skc_to_tcp_sock") ? -ENOENT : err;
+}
+
+static void skc_helpers(bool hooks)
+{
+	if (!ASSERT_OK(load_skc_prog(), "root loads the program")) {
+		printf("%s", load_log);
+		return;
+	}
+	if (granted_cg(hooks, "array", "socket_filter,sched_cls"))
+		/* stock: refused before the verifier, at the program type */
+		ASSERT_EQ(as_nobody(load_skc_prog_unknown_func),
+			  hooks ? -ENOENT : -EPERM,
+			  "granted load calling bpf_skc_to_tcp_sock()");
+	ungrant_cg(hooks);
+}
+
 /* tc calling bpf_loop(0, 0, 0, 0) (the attack nested two such loops in
  * one test run): -ENOENT when the verifier does not know the helper
  */
 static int load_bpf_loop(void)
 {
 	struct bpf_insn insns[8] = {};
-	int i, fd;
+	int i, err;
 
 	for (i = 0; i < 5; i++)
 		insns[i] = (struct bpf_insn) {
@@ -457,12 +464,10 @@ static int load_bpf_loop(void)
 	insns[6] = (struct bpf_insn) {
 		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 };
 	insns[7] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
-	fd = load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), 0);
-	if (fd >= 0)
-		close(fd);
-	if (fd == -EINVAL && strstr(load_log, "unknown func bpf_loop"))
+	err = try_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), 0);
+	if (err == -EINVAL && strstr(load_log, "unknown func bpf_loop"))
 		return -ENOENT;
-	return fd < 0 ? fd : 0;
+	return err;
 }
 
 #define NOP_JUMPS	200000
@@ -471,7 +476,7 @@ static int load_bpf_loop(void)
 static int load_nop_jumps(void)
 {
 	struct bpf_insn *insns = calloc(NOP_JUMPS + 2, sizeof(*insns));
-	int i, fd;
+	int i, err;
 
 	if (!insns)
 		return -ENOMEM;
@@ -480,11 +485,9 @@ static int load_nop_jumps(void)
 	insns[NOP_JUMPS] = (struct bpf_insn) {
 		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 };
 	insns[NOP_JUMPS + 1] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
-	fd = load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, NOP_JUMPS + 2, 0);
+	err = try_insns(BPF_PROG_TYPE_SCHED_CLS, insns, NOP_JUMPS + 2, 0);
 	free(insns);
-	if (fd >= 0)
-		close(fd);
-	return fd < 0 ? fd : 0;
+	return err;
 }
 
 /* tc returning 0, loaded with @flags: 0 or -errno */
@@ -494,11 +497,8 @@ static int load_tc_ret0(__u32 flags)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int fd = load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), flags);
 
-	if (fd >= 0)
-		close(fd);
-	return fd < 0 ? fd : 0;
+	return try_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), flags);
 }
 
 static int load_tc(void)
@@ -558,11 +558,7 @@ static int load_sk_lookup(enum bpf_prog_type type, int netns)
 
 static int sk_lookup_netns_id(void)
 {
-	int fd = load_sk_lookup(BPF_PROG_TYPE_SCHED_CLS, 0);
-
-	if (fd >= 0)
-		close(fd);
-	return fd < 0 ? fd : 0;
+	return closed(load_sk_lookup(BPF_PROG_TYPE_SCHED_CLS, 0));
 }
 
 /* cgroup_skb looking up root's sockets in this namespace in a test run
