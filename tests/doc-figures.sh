@@ -18,6 +18,7 @@
 #     (tests/faults.sh).
 #   docs/series.md's patches: their number and subjects, against
 #     kernel-overlay/series and each patch's Subject:; LSM_GRANT_ALL.
+#   The subjects the guest tests' need_patch() names, against the same.
 #   docs/measurements.md's mutants: how many, killed, equivalent,
 #     against mutants/; bench's rounds and bpf-bench's repetitions,
 #     against tools/bench.sh (and its header) and bpf-bench.c.
@@ -202,14 +203,24 @@ check "the number of patches (the cover letter's subject, kernel-overlay/series)
 	"$count"
 i=0
 wrong=
+subjects=
 for p in $patches; do
 	i=$((i + 1))
 	subject=$(awk '/^Subject: / { s = $0; f = 1; next } f && /^[ \t]/ { s = s $0; next }
 		f { exit } END { print s }' "$top/kernel-overlay/$p" |
 		sed 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //; s/[ \t][ \t]*/ /g')
 	grep -qxF "$i. \`$subject\`" "$series" || wrong="$wrong $i"
+	subjects="$subjects$subject
+"
 done
 check "docs/series.md's subjects are the patches'" "${wrong:- all}" " all"
+# The guest tests' need_patch("SUBJECT") (initramfs/runner/grant_helpers.h):
+# a subject no patch has would skip its test at every commit.
+wrong=$(sed -n 's/.*need_patch("\([^"]*\)").*/\1/p' "$top"/initramfs/prog_tests/*.c |
+	sort -u | while IFS= read -r s; do
+		printf '%s' "$subjects" | grep -qxF "$s" || printf ' "%s"' "$s"
+	done)
+check "the subjects need_patch() names are the patches'" "${wrong:- all}" " all"
 check "LSM_GRANT_ALL (docs/series.md, the series)" \
 	"$(sed -n 's/.*`LSM_GRANT_ALL` (`\(0x[0-9a-f]*\)`.*/\1/p' "$series")" \
 	"$(cat "$top"/kernel-overlay/0*.patch | sed -n 's/^+#define LSM_GRANT_ALL[[:space:]]*\(0x[0-9a-f]*\).*/\1/p' | sort -u)"

@@ -60,6 +60,39 @@ static inline int map_user_ns(unsigned int outside)
 	       write_file("/proc/self/gid_map", map);
 }
 
+/* The subjects of the series' commits, from base to the commit the tests
+ * were built with, one a line (initramfs/Makefile)
+ */
+#define SERIES_FILE	"/tests/series"
+
+/* Whether the series the tests were built with has the commit @subject: an
+ * attack that a later commit stops SKIPs at the commits before it, so that
+ * make series-check holds every commit to the tests of its own time. On
+ * the tip, make ci's ci/tip.expect allows no SKIP, and tests/doc-figures.sh
+ * checks that each @subject is a patch's.
+ */
+static inline bool need_patch(const char *subject)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(SERIES_FILE, "r");
+
+	if (!f) {
+		PRINT_FAIL("%s: %s\n", SERIES_FILE, strerror(errno));
+		return false;
+	}
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		found = !strcmp(line, subject);
+	}
+	fclose(f);
+	if (!found) {
+		printf("SKIP: the series is older than '%s'\n", subject);
+		test__skip();
+	}
+	return found;
+}
+
 /* Whether the kernel has the series' grant hooks (not the stock kernel) */
 static inline bool have_grant_hooks(void)
 {
