@@ -13,10 +13,13 @@
  *
  * What a grantee creates is kernel memory charged to its memory cgroup,
  * so a rule goes only to a cgroup that a memory.max bounds, on it or
- * above it, unless the administrator says --unbounded-memory. What the
- * tool reads (counts, paths, type lists, memory.max), grant_args.c
- * parses, strictly and apart from libbpf, so that it is tested on the
- * host (tests/bpf-grant-args.sh).
+ * above it, unless the administrator says --unbounded-memory. And a map
+ * a grantee pins where root's tools pin is one they reuse, so no rule
+ * goes out while others can make names in a BPF file system, unless the
+ * administrator says --shared-bpffs. What the tool reads (counts, paths,
+ * type lists, memory.max, mountinfo), grant_args.c parses, strictly and
+ * apart from libbpf, so that it is tested on the host
+ * (tests/bpf-grant-args.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,15 +56,17 @@
 #define GRANT_SYSCTL	"/proc/sys/kernel/lsm_grant_disabled"
 /*
  * The lock: a file of root's in a directory only root can enter. Not
- * /sys/fs/bpf, which is 1777: any user can open it, hold a lock on it and
- * so stop every revocation. /run is root's state of this boot, as the lock
- * is; a system without it (an initramfs) gets it, as mkdir -p would.
+ * /sys/fs/bpf, which may be 1777 (the kernel's default, --shared-bpffs):
+ * any user could open it, hold a lock on it and so stop every revocation.
+ * /run is root's state of this boot, as the lock is; a system without it
+ * (an initramfs) gets it, as mkdir -p would.
  */
 #define RUN_DIR		"/run"
 #define LOCK_DIR	RUN_DIR "/bpf-grant"
 #define LOCK_NAME	"lock"
 /* What --max-btf-bytes is unless given: a skeleton's BTF is far smaller */
 #define DEFAULT_MAX_BTF	(1ULL << 20)
+#define MOUNTINFO	"/proc/self/mountinfo"
 
 /* The hooks, and the pins of the links that attach the policy to them */
 static const struct {
@@ -153,7 +158,7 @@ static int libbpf_warnings(enum libbpf_print_level level, const char *fmt,
 static const char synopsis[] =
 "usage: bpf-grant add CGROUP [--map-types LIST] [--prog-types LIST]\n"
 "                            [--max-map-bytes N] [--max-btf-bytes N]\n"
-"                            [--unbounded-memory]\n"
+"                            [--unbounded-memory] [--shared-bpffs]\n"
 "       bpf-grant remove CGROUP | --all\n"
 "       bpf-grant list\n"
 "       bpf-grant --help\n";
@@ -204,6 +209,8 @@ static void help(void)
 "                       (entries times key and value); default: no limit\n"
 "  --max-btf-bytes N    grant no BTF larger than N bytes; default: 1 MiB\n"
 "  --unbounded-memory   add even when no memory.max bounds the cgroup\n"
+"  --shared-bpffs       add even when others can make names in a BPF file\n"
+"                       system, where root's tools pin\n"
 "  --all                with remove: every rule, and the policy\n"
 "  --help               this summary\n"
 "\n"
@@ -212,13 +219,17 @@ static void help(void)
 "cgroup: delegate first, then add. It refuses a cgroup with no memory.max\n"
 "on it or above it, which is what bounds the memory a grantee's maps\n"
 "and BTF take: write a limit to CGROUP/memory.max first. list shows the\n"
-"bound and memory.current.\n"
+"bound and memory.current. It refuses while others can make names in a\n"
+"BPF file system (the kernel mounts it 1777), where a grantee could pin\n"
+"maps that root's ip and tc reuse: chmod 0700 /sys/fs/bpf, as systemd\n"
+"mounts it, and give each grantee a directory of its own.\n"
 "\n"
 "Exit status: 0 done; 1 failed; 2 usage; 3 no such cgroup; 4 the kernel\n"
 "has no grant hooks or BPF LSM; 5 a capability is missing; 6 another BPF\n"
 "LSM program holds a grant hook; 7 no rule for that cgroup; 8 the rule\n"
 "would nest with another across a delegated cgroup, or grant more than\n"
-"another in one; 9 no memory.max bounds the cgroup.\n"
+"another in one; 9 no memory.max bounds the cgroup; 10 others can make\n"
+"names in a BPF file system.\n"
 "\n"
 "The manual page bpf-grant(8) says more (policy/bpf-grant.8 in the\n"
 "source: man -l policy/bpf-grant.8).\n", stdout);
@@ -985,6 +996,98 @@ static int check_memory(const char *real, bool unbounded, __u64 *bound)
 	return code;
 }
 
+/*
+ * Where root's own tools pin by default under a BPF file system, as
+ * iproute2 makes them (lib/bpf_legacy.c, bpf_gen_hierarchy()): tc/, with
+ * the maps an object shares in globals/, and ip/ and xdp/ as symlinks to
+ * it. ip and tc reuse a map pinned there of the shape their object
+ * declares, whoever pinned it. libbpf pins by name at the top, which the
+ * file system's own mode covers.
+ */
+static const char *const tool_dirs[] = {
+	"tc", "tc/globals",	/* tc filter|action ... bpf obj */
+	"ip", "ip/globals",	/* ip route ... encap bpf: a symlink to tc/ */
+	"xdp", "xdp/globals",	/* ip link set ... xdp obj: a symlink to tc/ */
+};
+
+/*
+ * Whether others can make names beside root's in the BPF file system
+ * mounted at @mnt: its top is writable by others, or by a group not
+ * root's, or a tool_dirs[] entry is not root's or (but for a symlink,
+ * whose mode is 0777) is writable by group or others. 1 with what in
+ * @path and @st, 0, or -errno when a path could not be looked at.
+ */
+static int open_to_others(const char *mnt, char *path, size_t size,
+			  struct stat *st)
+{
+	int i;
+
+	snprintf(path, size, "%s", mnt);
+	if (lstat(path, st))
+		return -errno;
+	if ((st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(tool_dirs); i++) {
+		snprintf(path, size, "%s/%s", mnt, tool_dirs[i]);
+		if (lstat(path, st)) {
+			if (errno == ENOENT || errno == ENOTDIR)
+				continue;
+			return -errno;
+		}
+		if (st->st_uid || (!S_ISLNK(st->st_mode) && (st->st_mode & 022)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A grantee that can make names in a BPF file system can pin maps of the
+ * shapes root's objects declare, under the names they use, first: root's
+ * ip and tc then reuse them, for the grantee to read and forge. Every BPF
+ * file system mounted must be root's alone, unless --shared-bpffs
+ * (@shared).
+ */
+static int check_bpffs(bool shared)
+{
+	char *line = NULL, mnt[PATH_MAX], path[PATH_MAX + 16];
+	int err = 0, found = 0;
+	struct stat st;
+	size_t len = 0;
+	bool bpf;
+	FILE *f;
+
+	if (shared)
+		return GRANT_EXIT_OK;
+	f = fopen(MOUNTINFO, "re");
+	if (!f)
+		return fail(GRANT_EXIT_FAIL, "reading " MOUNTINFO ": %s", strerror(errno));
+	while (!err && !found && getline(&line, &len, f) > 0) {
+		err = grant_parse_mountinfo(line, mnt, sizeof(mnt), &bpf);
+		if (!err && bpf)
+			found = open_to_others(mnt, path, sizeof(path), &st);
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	free(line);
+	fclose(f);
+	if (err || found < 0)
+		return fail(GRANT_EXIT_FAIL, "%s: %s", err ? MOUNTINFO : path,
+			    strerror(err ? -err : -found));
+	if (!found)
+		return GRANT_EXIT_OK;
+	return fail(GRANT_EXIT_SHARED_BPFFS, "%s is %smode %04o, owner uid %u "
+		    "gid %u: a grantee could make names there before root's tools "
+		    "(ip, tc, libbpf) and pin maps under them, which those tools "
+		    "reuse, whoever pinned them, so it would read and forge their "
+		    "maps. Make the BPF file system root's alone: chmod 0700 %s "
+		    "(as systemd mounts it) or mount -o remount,mode=0700 %s, "
+		    "remove what others made in it, and give each grantee a "
+		    "directory of its own (mkdir %s/NAME; chown UID %s/NAME; "
+		    "bind-mount it onto /sys/fs/bpf in its container); or pass "
+		    "--shared-bpffs", path, S_ISLNK(st.st_mode) ? "a symlink, " : "",
+		    st.st_mode & 07777, st.st_uid, st.st_gid, mnt, mnt, mnt, mnt);
+}
+
 /* A memory figure for list and add, into @buf: bytes, or "max" */
 static const char *memory_figure(__u64 bytes, char *buf, size_t size)
 {
@@ -1044,7 +1147,8 @@ static void print_rule(__u64 id, const struct grant_rule *rule, __u64 bound)
 }
 
 static int cmd_add(const char *path, const char *map_list, const char *prog_list,
-		   __u64 max_map_bytes, __u64 max_btf_bytes, bool unbounded)
+		   __u64 max_map_bytes, __u64 max_btf_bytes, bool unbounded,
+		   bool shared)
 {
 	struct grant_rule rule = {
 		.max_map_bytes = max_map_bytes,
@@ -1075,7 +1179,8 @@ static int cmd_add(const char *path, const char *map_list, const char *prog_list
 		return fail(GRANT_EXIT_USAGE, "%s: a path too long to keep", real);
 	if ((code = check_admin()) || (code = check_kernel()) ||
 	    (code = check_types(&rule)) ||
-	    (code = check_memory(real, unbounded, &bound)) || (code = lock_tool()))
+	    (code = check_memory(real, unbounded, &bound)) ||
+	    (code = check_bpffs(shared)) || (code = lock_tool()))
 		return code;
 	fd = open_rules(link_ids);
 	if (fd == -EUCLEAN)
@@ -1247,13 +1352,14 @@ int main(int argc, char **argv)
 		{ "max-map-bytes", required_argument, NULL, 's' },
 		{ "max-btf-bytes", required_argument, NULL, 'b' },
 		{ "unbounded-memory", no_argument, NULL, 'u' },
+		{ "shared-bpffs", no_argument, NULL, 'f' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *map_list = NULL, *prog_list = NULL, *cmd;
 	__u64 max_map_bytes = 0, max_btf_bytes = 0;
-	bool all = false, unbounded = false, limits;
+	bool all = false, unbounded = false, shared = false, limits;
 	int c, code;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1277,6 +1383,9 @@ int main(int argc, char **argv)
 		case 'u':
 			unbounded = true;
 			break;
+		case 'f':
+			shared = true;
+			break;
 		case 'a':
 			all = true;
 			break;
@@ -1289,13 +1398,13 @@ int main(int argc, char **argv)
 	}
 	cmd = optind < argc ? argv[optind++] : "";
 	limits = map_list || prog_list || max_map_bytes || max_btf_bytes ||
-		 unbounded;
+		 unbounded || shared;
 	libbpf_set_print(libbpf_warnings);
 	if (optind < argc && (code = check_path(argv[optind])))
 		return code;
 	if (!strcmp(cmd, "add") && optind == argc - 1 && !all)
 		return cmd_add(argv[optind], map_list, prog_list, max_map_bytes,
-			       max_btf_bytes, unbounded);
+			       max_btf_bytes, unbounded, shared);
 	if (!strcmp(cmd, "list") && optind == argc && !all && !limits)
 		return cmd_list();
 	if (!strcmp(cmd, "remove") && optind == argc - !all && !limits)

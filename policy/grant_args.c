@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf-grant's parsing of its byte counts, paths and type lists, and of a
- * cgroup's memory.max, and its comparison of two rules (grant_args.h).
+ * bpf-grant's parsing of its byte counts, paths and type lists, of a
+ * cgroup's memory.max and of mountinfo's lines, and its comparison of two
+ * rules (grant_args.h).
  * Strict on purpose: strtoull() takes a sign, leading spaces and "0x", and
  * wraps "-1" around to the largest count, so a count here is decimal
  * digits and nothing else, written as printf() writes it back. Nothing is
@@ -174,6 +175,51 @@ int grant_parse_memory_max(const char *text, __u64 *limit)
 		return 0;
 	}
 	return grant_parse_count(buf, 0, GRANT_NO_LIMIT - 1, limit);
+}
+
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+int grant_parse_mountinfo(const char *line, char *mnt, size_t size, bool *bpf)
+{
+	const char *p = line, *type;
+	size_t len = 0;
+	int i, c;
+
+	/* mount ID, parent ID, major:minor and root come first */
+	for (i = 0; i < 4; i++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -EINVAL;
+		p++;
+	}
+	/* the kernel escapes space, tab, newline and backslash as \ooo */
+	for (; *p && *p != ' ' && *p != '\n'; p++) {
+		c = (unsigned char)*p;
+		if (c == '\\') {
+			if (!is_octal(p[1]) || !is_octal(p[2]) || !is_octal(p[3]))
+				return -EINVAL;
+			c = (p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0');
+			if (!c || c > 0xff)
+				return -EINVAL;
+			p += 3;
+		}
+		if (len + 1 >= size)
+			return -ENAMETOOLONG;
+		mnt[len++] = c;
+	}
+	if (!len || *p != ' ')
+		return -EINVAL;
+	mnt[len] = 0;
+	/* the optional fields end at a lone "-", before the type */
+	type = strstr(p, " - ");
+	if (!type)
+		return -EINVAL;
+	type += 3;
+	*bpf = strcspn(type, " \n") == 3 && !strncmp(type, "bpf", 3);
+	return 0;
 }
 
 /* Whether the bits of @a are among those of @b */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What bpf-grant reads from its command line and from cgroup files: byte
- * counts, paths, lists of type names, memory.max; and how two rules
- * compare. No libbpf in here, so that tests/bpf-grant-args.c can run it
- * on the host, without a guest.
+ * What bpf-grant reads from its command line, from cgroup files and from
+ * mountinfo: byte counts, paths, lists of type names, memory.max, mount
+ * points; and how two rules compare. No libbpf in here, so that
+ * tests/bpf-grant-args.c can run it on the host, without a guest.
  *
  * Each parser returns 0, or a negative errno with what is wrong in @msg
  * (@size bytes, always terminated): "what happened; how to fix it",
@@ -56,6 +56,15 @@ int grant_parse_types(const char *list, const char *kind, const char *hint,
 
 /* What a cgroup's memory.max holds: bytes, or GRANT_NO_LIMIT for "max" */
 int grant_parse_memory_max(const char *text, __u64 *limit);
+
+/*
+ * A line of /proc/self/mountinfo (proc(5)): its mount point, the fifth
+ * field with the kernel's octal escapes (\040 for a space) decoded, in
+ * @mnt (@size bytes), and whether its file system type, the field after
+ * " - ", is bpf, in @bpf. -EINVAL when the line is not written so,
+ * -ENAMETOOLONG when the mount point does not fit.
+ */
+int grant_parse_mountinfo(const char *line, char *mnt, size_t size, bool *bpf);
 
 struct grant_rule;
 

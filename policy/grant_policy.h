@@ -38,6 +38,9 @@ enum bpf_grant_exit {
 				 * across a cgroup a user can write */
 	GRANT_EXIT_NO_MEMORY_BOUND,	/* no memory.max on the cgroup or
 					 * above it, and no --unbounded-memory */
+	GRANT_EXIT_SHARED_BPFFS,	/* others can make names in a BPF
+					 * file system, or where root's tools
+					 * pin in it, and no --shared-bpffs */
 };
 
 #endif /* __GRANT_POLICY_H */

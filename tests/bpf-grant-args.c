@@ -5,7 +5,8 @@
  * then random ones (ROUNDS of each, from SEED) held to an oracle written
  * apart from the code. A count accepted must be what printf() writes back,
  * and in range; a type list accepted must be the bits of its names; each
- * input refused must come with a message, which names the option. And
+ * input refused must come with a message, which names the option; a
+ * mountinfo line must give back the mount point the kernel escaped. And
  * the comparison of two rules that add makes in a delegated subtree
  * (grant_rule_no_wider()): a rule wider in any one field is wider. Built
  * with ASan and UBSan where the compiler has them (tests/bpf-grant-args.sh),
@@ -461,6 +462,94 @@ static void test_memory_max(int rounds)
 	check("memory.max: max, or bytes read back; anything else refused");
 }
 
+/* @path as mountinfo writes it: space, tab, newline and backslash as \ooo */
+static void escape_path(const char *path, char *out, size_t size)
+{
+	size_t len = 0;
+
+	for (; *path && len + 5 < size; path++)
+		if (strchr(" \t\n\\", *path))
+			len += snprintf(out + len, size - len, "\\%03o",
+					(unsigned char)*path);
+		else
+			out[len++] = *path;
+	out[len] = 0;
+}
+
+static void one_mountinfo(const char *line, int want_err, const char *want_mnt,
+			  bool want_bpf)
+{
+	char mnt[256];
+	bool bpf = !want_bpf;
+	int err;
+
+	err = grant_parse_mountinfo(line, mnt, sizeof(mnt), &bpf);
+	if (err != want_err)
+		note("'%s': error %d, not %d", shown(line), err, want_err);
+	else if (!err && (strcmp(mnt, want_mnt) || bpf != want_bpf))
+		note("'%s': '%s', %s", shown(line), shown(mnt), bpf ? "bpf" : "not bpf");
+}
+
+static void test_mountinfo(int rounds)
+{
+	static const struct {
+		const char *line, *mnt;
+		int err;
+		bool bpf;
+	} table[] = {
+		{ "22 26 0:20 / /sys/fs/bpf rw,nosuid,nodev,noexec,relatime shared:9 "
+		  "- bpf bpf rw,mode=700\n", "/sys/fs/bpf", 0, true },
+		{ "30 22 0:25 / /sys/fs/bpf rw,relatime - bpf none rw", "/sys/fs/bpf",
+		  0, true },
+		{ "40 22 0:20 /ct /run/ct/bpf rw master:3 shared:4 - bpf bpf rw\n",
+		  "/run/ct/bpf", 0, true },
+		{ "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n", "/", 0, false },
+		{ "2 1 0:5 / /a\\040b\\134c\\011d rw - bpffs x rw\n", "/a b\\c\td", 0, false },
+		{ "3 1 0:6 / /b rw - bp x rw\n", "/b", 0, false },
+		{ "4 1 0:7 / /c\\040-\\040bpf rw - tmpfs x rw\n", "/c - bpf", 0, false },
+		{ "", NULL, -EINVAL }, { "1 2 3", NULL, -EINVAL },
+		{ "1 2 3 /", NULL, -EINVAL }, { "1 2 3 / /d rw bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 /  rw - bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 / /d\\04 rw - bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 / /d\\0 - bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 / /d\\000 rw - bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 / /d\\400 rw - bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 / /d\\09a rw - bpf bpf rw", NULL, -EINVAL },
+		{ "1 2 3 / /d\\", NULL, -EINVAL },
+	};
+	char path[200], esc[1024], line[1200], mnt[256];
+	size_t i, len, size;
+	bool bpf, want;
+	int k, err;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		one_mountinfo(table[i].line, table[i].err, table[i].mnt, table[i].bpf);
+	/* a mount point that does not fit, into buffers of every size */
+	for (size = 0; size <= 16; size++) {
+		err = grant_parse_mountinfo("1 2 3 / /0123456789 rw - bpf bpf rw",
+					    mnt, size, &bpf);
+		if (err != (size > 11 ? 0 : -ENAMETOOLONG))
+			note("a mount point of 11 bytes into %zu: error %d", size, err);
+	}
+	/* random mount points, escaped as the kernel escapes them, read back */
+	for (k = 0; k < rounds && problems < 20; k++) {
+		len = 1 + below(sizeof(path) - 1);
+		for (i = 0; i < len; i++)
+			path[i] = below(4) ? 1 + below(255) : " \t\n\\"[below(4)];
+		path[len] = 0;
+		escape_path(path, esc, sizeof(esc));
+		want = below(2);
+		snprintf(line, sizeof(line), "%d 1 0:%d / %s rw%s - %s none rw\n",
+			 k, k, esc, below(2) ? " shared:1" : "",
+			 want ? "bpf" : below(2) ? "bpffs" : "tmpfs");
+		one_mountinfo(line, 0, path, want);
+		/* cut anywhere: refused, or read, never past the line */
+		line[below(strlen(line) + 1)] = 0;
+		grant_parse_mountinfo(line, mnt, sizeof(mnt), &bpf);
+	}
+	check("mountinfo: mount points unescaped, bpf told; anything else refused");
+}
+
 /* A rule: the fields grant_rule_no_wider() compares */
 static struct grant_rule rule_of(__u64 maps, __u64 progs, __u64 all,
 				 __u64 map_bytes, __u64 btf_bytes)
@@ -611,6 +700,7 @@ int main(int argc, char **argv)
 	test_paths(rounds);
 	test_types(rounds);
 	test_memory_max(rounds);
+	test_mountinfo(rounds);
 	test_rule_table();
 	test_rule_random(rounds);
 	if (failed) {

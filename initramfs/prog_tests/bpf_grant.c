@@ -10,7 +10,10 @@
  * refuses a cgroup that no memory.max bounds, on it or above it, unless
  * told --unbounded-memory, and list shows the bound and memory.current; and
  * what the tool refuses to read: counts with a sign or out of range,
- * paths of PATH_MAX bytes or more, remove of a path not on cgroup2.
+ * paths of PATH_MAX bytes or more, remove of a path not on cgroup2. Last,
+ * the BPF file system: add refuses one where others can make names, as
+ * the kernel mounts it (1777), or a directory where root's ip and tc pin
+ * that is someone else's, unless told --shared-bpffs.
  *
  * The memory controller is enabled in the root cgroup for the test, as
  * the cgroups that get rules need a memory.max, and put back after.
@@ -28,7 +31,14 @@
 #include "grant_policy.skel.h"
 #include "lsm_prog_app.skel.h"
 
-#define PIN_DIR		"/sys/fs/bpf/bpf-grant"
+#define BPFFS		"/sys/fs/bpf"
+#define PIN_DIR		BPFFS "/bpf-grant"
+/* the BPF file system as the init mounts it (mode=0700, and bpffs adds
+ * the sticky bit), and as the kernel mounts it by default; the subtests
+ * that need the latter put the former back
+ */
+#define BPFFS_OWN	01700
+#define BPFFS_SHARED	01777
 #define CG		"/sys/fs/cgroup/bpf_grant_app"
 #define SUB_CG		CG "/worker"
 #define OTHER_CG	"/sys/fs/cgroup/bpf_grant_other"
@@ -545,7 +555,11 @@ static void test_pin_dir(void)
 	int fd, status;
 	pid_t pid;
 
-	/* a user makes the directory first (the BPF file system is 1777) */
+	/* a user makes the directory first, on a BPF file system that the
+	 * administrator left 1777 and told add so (--shared-bpffs)
+	 */
+	if (!ASSERT_OK(chmod(BPFFS, BPFFS_SHARED), "chmod 1777 " BPFFS))
+		goto out;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0)
@@ -554,10 +568,13 @@ static void test_pin_dir(void)
 	    !ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status),
 			 "nobody makes " PIN_DIR))
 		goto out;
-	ASSERT_EQ(tool("add", CG), GRANT_EXIT_FAIL, "add into nobody's directory");
+	ASSERT_EQ(tool("add", CG, "--shared-bpffs"), GRANT_EXIT_FAIL,
+		  "add into nobody's directory");
 	ASSERT_TRUE(printed("is not root's own directory"), "says whose it is");
 	ASSERT_EQ(tool("list"), GRANT_EXIT_FAIL, "list from nobody's directory");
 	rmdir(PIN_DIR);
+	if (!ASSERT_OK(chmod(BPFFS, BPFFS_OWN), "chmod back " BPFFS))
+		goto out;
 
 	/* root's directory, with a map that is not the policy's pinned in it */
 	if (!ASSERT_OK(mkdir(PIN_DIR, 0700), "mkdir " PIN_DIR))
@@ -587,6 +604,7 @@ static void test_pin_dir(void)
 out:
 	unlink(PIN_DIR "/rules");
 	rmdir(PIN_DIR);
+	chmod(BPFFS, BPFFS_OWN);
 }
 
 /* kernel.lsm_grant_disabled at 2 turns the tool's grants off; put back */
@@ -906,7 +924,7 @@ static pid_t hold_locks(struct holder *h)
 		close(fds[0]);
 		if (!become_nobody())
 			_exit(1);
-		h->bpffs = lock_shared("/sys/fs/bpf");
+		h->bpffs = lock_shared(BPFFS);
 		h->dir = lock_shared(LOCK_DIR);
 		h->lock = lock_shared(LOCK_DIR "/lock");
 		if (write(fds[1], h, sizeof(*h)) != sizeof(*h))
@@ -937,12 +955,17 @@ static void test_lock_held_by_nobody(void)
 		return;
 	ASSERT_TRUE(!lstat(LOCK_DIR, &st) && S_ISDIR(st.st_mode) && !st.st_uid &&
 		    (st.st_mode & 0777) == 0700, LOCK_DIR " is root's, 0700");
+	/* the BPF file system as the kernel mounts it, which any user can
+	 * open; what it locks there stays locked once it is back
+	 */
+	ASSERT_OK(chmod(BPFFS, BPFFS_SHARED), "chmod 1777 " BPFFS);
 	pid = hold_locks(&h);
+	ASSERT_OK(chmod(BPFFS, BPFFS_OWN), "chmod back " BPFFS);
 	if (!ASSERT_GT(pid, 0, "a process of nobody's holding locks")) {
 		tool("remove", CG);
 		return;
 	}
-	ASSERT_OK(h.bpffs, "nobody holds a lock on /sys/fs/bpf");
+	ASSERT_OK(h.bpffs, "nobody holds a lock on " BPFFS);
 	ASSERT_EQ(h.dir, -EACCES, "nobody cannot open " LOCK_DIR);
 	ASSERT_EQ(h.lock, -EACCES, "nobody cannot open " LOCK_DIR "/lock");
 	ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list while nobody holds locks");
@@ -1071,6 +1094,66 @@ static void test_memory_bound_on_ancestor(void)
 	ASSERT_FALSE(installed(), "nothing installed");
 }
 
+/*
+ * A BPF file system where others can make names, as the kernel mounts it
+ * (1777): a grantee could make tc/globals first and pin maps there that
+ * root's tc and ip reuse. add refuses it, and a directory where they pin
+ * (or its symlink) that is someone else's; root's own are fine.
+ */
+static void test_shared_bpffs_refused(void)
+{
+	bool made, linked;
+
+	if (ASSERT_OK(chmod(BPFFS, BPFFS_SHARED), "chmod 1777 " BPFFS)) {
+		ASSERT_EQ(tool("add", CG), GRANT_EXIT_SHARED_BPFFS, "add, " BPFFS " 1777");
+		ASSERT_TRUE(printed(BPFFS " is mode 1777"), "names the path and its mode");
+		ASSERT_TRUE(printed("chmod 0700 " BPFFS), "says the fix");
+		ASSERT_TRUE(printed("--shared-bpffs"), "names the option");
+		ASSERT_FALSE(installed(), "nothing installed");
+	}
+	if (!ASSERT_OK(chmod(BPFFS, BPFFS_OWN), "chmod back " BPFFS))
+		return;
+	made = !mkdir(BPFFS "/tc", 0700);
+	if (ASSERT_TRUE(made, "mkdir " BPFFS "/tc") &&
+	    ASSERT_OK(chown(BPFFS "/tc", NOBODY, NOBODY), "chown it to nobody")) {
+		ASSERT_EQ(tool("add", CG), GRANT_EXIT_SHARED_BPFFS,
+			  "add, " BPFFS "/tc nobody's");
+		ASSERT_TRUE(printed(BPFFS "/tc is mode 0700, owner uid 65534"),
+			    "names it and its owner");
+		ASSERT_FALSE(installed(), "nothing installed");
+	}
+	/* as ip makes them: tc/ root's, xdp/ a symlink to it */
+	linked = made && ASSERT_OK(chown(BPFFS "/tc", 0, 0), "chown it to root") &&
+		 ASSERT_OK(symlink(BPFFS "/tc/", BPFFS "/xdp"), "symlink " BPFFS "/xdp");
+	if (linked) {
+		if (ASSERT_EQ(tool("add", CG), GRANT_EXIT_OK, "add, root's tc/ and xdp/"))
+			ASSERT_EQ(tool("remove", CG), GRANT_EXIT_OK, "remove");
+		ASSERT_OK(lchown(BPFFS "/xdp", NOBODY, NOBODY), "the symlink, nobody's");
+		ASSERT_EQ(tool("add", CG), GRANT_EXIT_SHARED_BPFFS,
+			  "add, " BPFFS "/xdp a symlink of nobody's");
+		ASSERT_TRUE(printed(BPFFS "/xdp is a symlink"), "names it");
+		unlink(BPFFS "/xdp");
+	}
+	if (made)
+		rmdir(BPFFS "/tc");
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
+/* --shared-bpffs: the administrator's choice, on a BPF file system 1777 */
+static void test_shared_bpffs_flag(void)
+{
+	if (ASSERT_OK(chmod(BPFFS, BPFFS_SHARED), "chmod 1777 " BPFFS) &&
+	    ASSERT_EQ(tool("add", CG, "--shared-bpffs"), GRANT_EXIT_OK,
+		      "add --shared-bpffs")) {
+		ASSERT_OK(map_in(CG, BPF_MAP_TYPE_ARRAY, 4, 8, 1), "array in it");
+		ASSERT_EQ(tool("list", "--shared-bpffs"), GRANT_EXIT_USAGE,
+			  "list --shared-bpffs");
+		ASSERT_EQ(tool("remove", "--all"), GRANT_EXIT_OK, "remove --all");
+	}
+	ASSERT_OK(chmod(BPFFS, BPFFS_OWN), "chmod back " BPFFS);
+	ASSERT_FALSE(installed(), "nothing installed");
+}
+
 /* Whether the root cgroup gives its children the memory controller */
 static bool memory_controller_on(void)
 {
@@ -1187,6 +1270,10 @@ void test_bpf_grant(void)
 		test_unbounded_memory_flag();
 	if (test__start_subtest("memory_bound_on_ancestor") && need_hooks(hooks))
 		test_memory_bound_on_ancestor();
+	if (test__start_subtest("shared_bpffs_refused") && need_hooks(hooks))
+		test_shared_bpffs_refused();
+	if (test__start_subtest("shared_bpffs_flag") && need_hooks(hooks))
+		test_shared_bpffs_flag();
 	/* whatever a failed subtest left: the next test must find no policy */
 	if (installed())
 		tool("remove", "--all");

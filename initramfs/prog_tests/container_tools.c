@@ -16,10 +16,13 @@
  *
  * Pins: the BPF file system cannot be mounted in a user namespace on 6.1
  * (bpffs has no FS_USERNS_MOUNT before the BPF token of v6.9), so the
- * runtime makes /sys/fs/bpf/NAME, owned by the container's root, and the
- * container's init bind-mounts it onto /sys/fs/bpf in its own mount
- * namespace: the tools find a BPF file system where they look, and pin
- * into a directory that is the container's alone.
+ * runtime makes /sys/fs/bpf/NAME, owned by the container's root, and
+ * bind-mounts it onto /sys/fs/bpf in the container's mount namespace: the
+ * tools find a BPF file system where they look, and pin into a directory
+ * that is the container's alone. It binds it as root of the initial user
+ * namespace, before it makes the container's: /sys/fs/bpf is root's, 0700
+ * (the init mounts it as systemd does), which the container's root cannot
+ * walk through.
  *
  * A second container, whose cgroup has no rule, runs the same steps:
  * each tool fails, strace shows that its first privileged bpf() call (map
@@ -280,13 +283,11 @@ static void ct_init(const struct container *c, int ready)
 {
 	int err = 0;
 
-	/* nothing propagates back; the container's pin directory is its
-	 * /sys/fs/bpf (bpffs itself cannot be mounted here); its /proc
-	 * shows its PID namespace; its /run is its own (xdp-loader locks
-	 * /run/xdp-loader.lck)
+	/* nothing propagates back; its /sys/fs/bpf is its pin directory
+	 * already (bind_pins()); its /proc shows its PID namespace; its /run
+	 * is its own (xdp-loader locks /run/xdp-loader.lck)
 	 */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount(c->pins, "/sys/fs/bpf", NULL, MS_BIND, NULL) ||
 	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ||
 	    mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"))
 		err = -errno;
@@ -314,10 +315,22 @@ static int delegate(const struct container *c)
 	return 0;
 }
 
-/* Start @c's init: a child that moves itself into the cgroup, makes a user
- * namespace (root here writes its maps), becomes uid 0 there and makes
- * the other namespaces; its own child is the container's PID 1, which this
- * process, a subreaper, inherits. 0 or -errno.
+/* @c's pin directory onto /sys/fs/bpf, in a mount namespace of the
+ * caller's own, which the container's copies: bound by root of the initial
+ * user namespace, as a runtime does (file comment). 0 or -errno.
+ */
+static int bind_pins(const struct container *c)
+{
+	return unshare(CLONE_NEWNS) ||
+	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	       mount(c->pins, "/sys/fs/bpf", NULL, MS_BIND, NULL) ? -errno : 0;
+}
+
+/* Start @c's init: a child that moves itself into the cgroup, binds its
+ * pin directory, makes a user namespace (root here writes its maps),
+ * becomes uid 0 there and makes the other namespaces; its own child is the
+ * container's PID 1, which this process, a subreaper, inherits. 0 or
+ * -errno.
  */
 static int ct_start(struct container *c)
 {
@@ -333,7 +346,8 @@ static int ct_start(struct container *c)
 	if (pid == 0) {
 		close(to_child[1]);
 		close(from_child[0]);
-		if (write_file(procs, "0") || (!c->root && unshare(CLONE_NEWUSER)))
+		if (write_file(procs, "0") || bind_pins(c) ||
+		    (!c->root && unshare(CLONE_NEWUSER)))
 			_exit(1);
 		/* say so, and wait for root to write its maps */
 		if (write(from_child[1], "", 1) != 1 || read(to_child[0], map, 1) != 1)

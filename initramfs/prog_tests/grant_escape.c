@@ -4,7 +4,11 @@
  * bpf-grant granted, reaches for what the capability checks the grant
  * skips were protecting. Each subtest runs the attack to its end and
  * asserts where the kernel stopped it. On the stock kernel (make ci-base)
- * the same process is refused at its first step, map creation.
+ * the same process is refused at its first step, map creation. An
+ * attacker that pins does so in a directory of its own, PIN_DIR, which
+ * root makes and hands to it and which it sees as its /sys/fs/bpf, bound
+ * there in a mount namespace of its own, as a container runtime gives a
+ * grantee one: /sys/fs/bpf itself is root's, 0700 (the init mounts it so).
  *
  * devmap_other_netns, devmap_hash_other_netns: a device map entry names
  * a device by ifindex, looked up in the updater's network namespace. The
@@ -45,6 +49,12 @@
  * the verifier allocates before it reads a record; under memory.max the
  * load must fail for want of memory, charged to the attacker's cgroup.
  *
+ * jit_memcg_bound: bpf_jit_limit is one budget for the whole host, and
+ * binds every loader without CAP_BPF. The attacker loads programs whose
+ * JIT images, uncharged, would pass it (lowered for the test): charged
+ * to its cgroup, memory.max stops it first, and a second grantee, in
+ * another cgroup, still gets its program JITed.
+ *
  * cpu_time: what ran past the attacker's end, refused at the load under
  * the default rule: bpf_loop() (nested, it held a CPU 40 s after SIGKILL;
  * timers are refused with it), 200k no-op jumps (the verifier's no-op
@@ -59,6 +69,17 @@
  * with BPF_F_ZERO_SEED (CAP_SYS_ADMIN: a predictable hash is a local
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
  * they read kernel socket memory), which a grant of 1 does not give.
+ *
+ * pin_squat: root's ip and tc reuse a map pinned where they pin
+ * (/sys/fs/bpf/tc/globals; xdp/ is a symlink to tc/) when it has the
+ * shape their object declares, whoever pinned it. The attacker, with no
+ * pin directory of its own, makes a granted map of the shape of
+ * xdp_count's proto_count, then tries to make xdp/globals and tc/globals
+ * and to pin it where ip would look: /sys/fs/bpf is root's, 0700, as
+ * bpf-grant add wants it, so each step fails with EACCES. Root's ip link
+ * set dev lo xdpgeneric obj xdp_count.o then pins a map of its own there,
+ * owned by uid 0 and not the attacker's. The tool is tested, not a patch:
+ * on the stock kernel the attacker's map is refused, the rest is the same.
  */
 #include <test_progs.h>
 #include <ctype.h>
@@ -71,6 +92,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -85,6 +107,9 @@
 #define PORT		4242
 #define ATTACKER	"grant_attacker"
 #define GRANT_MEMORY_MAX "256M"
+#define BPFFS		"/sys/fs/bpf"
+/* the attacker's pin directory, its BPFFS when it pins (pinning_in_cg()) */
+#define PIN_DIR		BPFFS "/grant_escape"
 
 /* How far the attacker got: each step's -errno, 0 if it worked */
 struct attack {
@@ -140,20 +165,35 @@ static void ungrant_cg(bool hooks)
 	rmdir(CG);
 }
 
-/* Run @fn(@arg, @out) as nobody in CG, in a child named ATTACKER. What
- * it writes to @out (@size bytes) comes back through a page the parent
- * touched first, charged to the parent's memory cgroup: a pipe's page
- * would be charged to CG, which the memcg subtests fill. 0 if the child
- * exited, 1 if CG's OOM killer ended it, -1 if it failed otherwise.
+/* PIN_DIR onto BPFFS in a mount namespace of the caller's own, as a
+ * runtime (or systemd's BindPaths=) gives a grantee its pin directory;
+ * made while still root: nobody cannot walk through BPFFS (0700) to it
  */
-static int in_cg_as_nobody(void (*fn)(const void *arg, void *out),
-			   const void *arg, void *out, size_t size)
+static int bind_pin_dir(void)
+{
+	return unshare(CLONE_NEWNS) ||
+	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	       mount(PIN_DIR, BPFFS, NULL, MS_BIND, NULL) ? -errno : 0;
+}
+
+/* Run @fn(@arg, @out) as nobody in CG, in a child named ATTACKER, with
+ * PIN_DIR as its BPFFS if @pins. What it writes to @out (@size bytes)
+ * comes back through a page the parent touched first, charged to the
+ * parent's memory cgroup: a pipe's page would be charged to CG, which the
+ * memcg subtests fill. 0 if the child exited, 1 if CG's OOM killer ended
+ * it, -1 if it failed otherwise.
+ */
+static int attacker_in_cg(bool pins, void (*fn)(const void *arg, void *out),
+			  const void *arg, void *out, size_t size)
 {
 	long long kills = cg_memory_event("oom_kill");
 	int status, ret = -1;
 	void *shared;
 	pid_t pid;
 
+	if (pins && ((mkdir(PIN_DIR, 0700) && errno != EEXIST) ||
+		     chown(PIN_DIR, NOBODY, NOBODY)))
+		return -1;
 	shared = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
@@ -164,7 +204,8 @@ static int in_cg_as_nobody(void (*fn)(const void *arg, void *out),
 	if (pid == 0) {
 		/* ci/splats allows the OOM reports of this name only */
 		if (prctl(PR_SET_NAME, ATTACKER) ||
-		    write_file(CG "/cgroup.procs", "0") || !become_nobody())
+		    write_file(CG "/cgroup.procs", "0") ||
+		    (pins && bind_pin_dir()) || !become_nobody())
 			_exit(1);
 		fn(arg, shared);
 		_exit(0);
@@ -179,6 +220,20 @@ static int in_cg_as_nobody(void (*fn)(const void *arg, void *out),
 	memcpy(out, shared, size);
 	munmap(shared, size);
 	return ret;
+}
+
+/* The attacker as most subtests run it: BPFFS as it is */
+static int in_cg_as_nobody(void (*fn)(const void *arg, void *out),
+			   const void *arg, void *out, size_t size)
+{
+	return attacker_in_cg(false, fn, arg, out, size);
+}
+
+/* The same, for an attacker that pins: in its own directory, PIN_DIR */
+static int pinning_in_cg(void (*fn)(const void *arg, void *out),
+			 const void *arg, void *out, size_t size)
+{
+	return attacker_in_cg(true, fn, arg, out, size);
 }
 
 static void call_errno_fn(const void *arg, void *out)
@@ -596,7 +651,7 @@ static void sk_lookup_reach(bool hooks)
 
 #define MEMCG_MAX	(16 << 20)
 #define MEMCG_ROUNDS	48
-#define MEMCG_PIN	"/sys/fs/bpf/grant_escape_"
+#define MEMCG_PIN	"memcg_"	/* in the attacker's pin directory */
 #define BTF_INTS	60000	/* 16 bytes each in the blob: under 1 MiB */
 
 /* What the attacker pinned before it was stopped, and why it stopped: a
@@ -633,7 +688,7 @@ static int pin_one(int i, const void *arg)
 	} else {
 		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4096, 256, &opts);
 	}
-	snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
+	snprintf(path, sizeof(path), BPFFS "/" MEMCG_PIN "%d", i);
 	if (fd < 0 || bpf_obj_pin(fd, path))
 		err = -errno;
 	if (fd >= 0)
@@ -689,16 +744,19 @@ static bool eventually(bool (*done)(long long arg), long long arg)
 	return false;
 }
 
-/* Remove the pins @prefix0 to @prefix<@rounds - 1> */
+/* Remove the pins @prefix0 to @prefix<@rounds - 1> of the attacker's
+ * pin directory, and the directory
+ */
 static void unpin(const char *prefix, int rounds)
 {
 	char path[128];
 	int i;
 
 	for (i = 0; i < rounds; i++) {
-		snprintf(path, sizeof(path), "%s%d", prefix, i);
+		snprintf(path, sizeof(path), PIN_DIR "/%s%d", prefix, i);
 		unlink(path);
 	}
+	rmdir(PIN_DIR);
 }
 
 /* Whether CG's charge is back under 1 MiB: what pins held is freed after
@@ -746,8 +804,8 @@ static void memcg_bound(bool with_btf, bool hooks)
 	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
 	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
 		goto out;
-	ret = in_cg_as_nobody(fill, &(struct pinner){ pin_one, &with_btf },
-			      &f, sizeof(f));
+	ret = pinning_in_cg(fill, &(struct pinner){ pin_one, &with_btf },
+			    &f, sizeof(f));
 	if (!ASSERT_GE(ret, 0, "the attacker reports"))
 		goto out;
 	f.oom_killed = ret == 1;
@@ -773,7 +831,7 @@ out_btf:
 #define CPUMAP_NPROC	4
 #define CPUMAP_ROUNDS	64
 #define CPUMAP_QSIZE	16384	/* the kernel's largest: a ring of 128 KiB */
-#define CPUMAP_PIN	"/sys/fs/bpf/grant_escape_cpumap_"
+#define CPUMAP_PIN	"cpumap_"	/* in the attacker's pin directory */
 
 struct cpumap_fill {
 	int pinned;	/* cpumaps pinned, each with its entry */
@@ -799,7 +857,7 @@ static void cpumap_fill(const void *arg, void *out)
 			c->err = -errno;
 			return;
 		}
-		snprintf(path, sizeof(path), CPUMAP_PIN "%d", c->pinned);
+		snprintf(path, sizeof(path), BPFFS "/" CPUMAP_PIN "%d", c->pinned);
 		c->err = bpf_map_update_elem(fd, &key, &qsize, 0) ||
 			 bpf_obj_pin(fd, path) ? -errno : 0;
 		close(fd);
@@ -851,8 +909,8 @@ static void cpumap_threads_bound(bool hooks)
 		goto out;
 	before = cpumap_threads();
 	for (round = 0; round < 2; round++) {
-		if (!ASSERT_OK(in_cg_as_nobody(cpumap_fill, NULL, &c[round],
-					       sizeof(c[round])), "the attacker reports"))
+		if (!ASSERT_OK(pinning_in_cg(cpumap_fill, NULL, &c[round],
+					     sizeof(c[round])), "the attacker reports"))
 			break;
 		printf("round %d: pinned %d cpumaps, then %d; %d cpumap threads\n",
 		       round, c[round].pinned, c[round].err, cpumap_threads() - before);
@@ -1029,7 +1087,7 @@ static int pin_shaped(int i, const void *arg)
 		err = -errno;
 	if (!err && s->fill)
 		err = fill_entries(fd, s, t->ncpus);
-	snprintf(path, sizeof(path), MEMCG_PIN "%d", i);
+	snprintf(path, sizeof(path), BPFFS "/" MEMCG_PIN "%d", i);
 	if (!err && bpf_obj_pin(fd, path))
 		err = -errno;
 	if (fd >= 0)
@@ -1083,7 +1141,7 @@ static void memcg_one_shape(const struct type_fill *t, bool hooks)
 	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
 		goto out;
 	before = mem_available();
-	ret = in_cg_as_nobody(fill, &(struct pinner){ pin_shaped, t }, &f, sizeof(f));
+	ret = pinning_in_cg(fill, &(struct pinner){ pin_shaped, t }, &f, sizeof(f));
 	charged = cg_memory_current();
 	lost = before - mem_available();
 	printf("%s%s: pinned %d of %d, then %s %d; lost %lld KiB, charged %lld KiB\n",
@@ -1211,6 +1269,220 @@ static void verifier_memcg_bound(bool hooks)
 	ungrant_cg(hooks);
 }
 
+#define JIT_LIMIT_FILE	"/proc/sys/net/core/bpf_jit_limit"
+#define JIT_ATOMICS	4000	/* a cmpxchg loop each in the image */
+#define JIT_PROGS	320	/* what the attacker holds at most */
+#define CG_B		"/sys/fs/cgroup/grant_escape_b"
+
+/* A socket filter whose image is about 3 times its instructions' bytes:
+ * *(u64 *)(r10 - 8) = 0, then JIT_ATOMICS fetch-and on it: fd or -errno
+ */
+static int load_jit_heavy(void)
+{
+	static struct bpf_insn insns[JIT_ATOMICS + 4];
+	int i;
+
+	insns[0] = (struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,
+				       .dst_reg = BPF_REG_1 };
+	insns[1] = (struct bpf_insn) { .code = BPF_STX | BPF_MEM | BPF_DW,
+				       .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+				       .off = -8 };
+	for (i = 2; i < JIT_ATOMICS + 2; i++)
+		insns[i] = (struct bpf_insn) {
+			.code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10,
+			.src_reg = BPF_REG_1, .off = -8, .imm = BPF_AND | BPF_FETCH };
+	insns[i++] = (struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					 .dst_reg = BPF_REG_0 };
+	insns[i] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
+	i = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			  ARRAY_SIZE(insns), NULL);
+	return i < 0 ? -errno : i;
+}
+
+/* The bytes of @fd's image (0: the interpreter runs it) as root sees
+ * them (a loader without CAP_BPF is told 0), or -errno
+ */
+static long long jited_len(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : info.jited_prog_len;
+}
+
+/* The same for the program @id */
+static long long jited_len_of(__u32 id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+	long long len;
+
+	if (fd < 0)
+		return -errno;
+	len = jited_len(fd);
+	close(fd);
+	return len;
+}
+
+/* What a loader in the JIT test did: programs it holds, why it stopped
+ * (0: it had JIT_PROGS), the id of its first program
+ */
+struct jit_fill {
+	int loaded;
+	int err;
+	__u32 id;
+};
+
+/* Load up to @arg programs, keep them: a struct jit_fill in @out */
+static void jit_fill(const void *arg, void *out)
+{
+	struct bpf_prog_info info = {};
+	struct jit_fill *f = out;
+	__u32 len = sizeof(info);
+	int fd;
+
+	while (f->loaded < *(const int *)arg) {
+		fd = load_jit_heavy();
+		if (fd < 0) {
+			f->err = fd;
+			return;
+		}
+		if (!f->loaded++ && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			f->id = info.id;
+	}
+}
+
+/* Run @fn(@arg, @out) in a child named ATTACKER, as nobody in @cg, and
+ * let it stop itself there, holding what it made: its pid once stopped,
+ * 0 if it exited or was killed first (the cgroup's OOM killer), -1 if
+ * it could not start. @out: a page of the parent's, as in in_cg_as_nobody().
+ */
+static pid_t stopped_in_cg(const char *cg, void (*fn)(const void *arg, void *out),
+			   const void *arg, void *out)
+{
+	char procs[128];
+	int status;
+	pid_t pid;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_NAME, ATTACKER) || write_file(procs, "0") ||
+		    !become_nobody())
+			_exit(1);
+		fn(arg, out);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, WUNTRACED) != pid)
+		return -1;
+	if (WIFSTOPPED(status))
+		return pid;
+	return WIFSIGNALED(status) || !WEXITSTATUS(status) ? 0 : -1;
+}
+
+static void end_stopped(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* bpf_jit_limit is one budget for the host, which binds every loader
+ * without CAP_BPF. The attacker, granted in CG under memory.max
+ * (MEMCG_MAX), loads JIT_PROGS programs whose images, uncharged, would
+ * pass bpf_jit_limit (lowered for the test): charged, memory.max must
+ * stop it first, and a second grantee in CG_B must still get an image.
+ */
+static void jit_memcg_bound(bool hooks)
+{
+	struct jit_fill *a, *b;
+	int one = 1, fd, rounds = JIT_PROGS;
+	long long image, limit, kills;
+	pid_t attacker = -1, second = -1;
+	char old[32] = "", max[32];
+	FILE *f;
+
+	/* the image's size, as root loads it */
+	fd = load_jit_heavy();
+	if (!ASSERT_GE(fd, 0, "root loads the program"))
+		return;
+	image = jited_len(fd);
+	close(fd);
+	if (!ASSERT_GT(image, 0, "root's program is JITed"))
+		return;
+	/* JIT_PROGS images overrun the budget by a quarter, which must be
+	 * more than memory.max lets the attacker hold
+	 */
+	limit = image * JIT_PROGS * 3 / 4;
+	printf("%s: an image of %lld bytes, bpf_jit_limit %lld\n", __func__,
+	       image, limit);
+	if (!ASSERT_GT(limit, MEMCG_MAX, "the test can tell"))
+		return;
+	f = fopen(JIT_LIMIT_FILE, "r");
+	if (!ASSERT_OK_PTR(f, JIT_LIMIT_FILE) ||
+	    !ASSERT_OK_PTR(fgets(old, sizeof(old), f), "read bpf_jit_limit")) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	/* what the loaders report, in pages of the parent's */
+	a = mmap(NULL, 2 * sizeof(*a), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!ASSERT_NEQ(a, MAP_FAILED, "mmap"))
+		return;
+	memset(a, 0, 2 * sizeof(*a));
+	b = a + 1;
+	snprintf(max, sizeof(max), "%lld", limit);
+	if (!ASSERT_OK(write_file(JIT_LIMIT_FILE, max), "lower bpf_jit_limit"))
+		goto out_unmap;
+
+	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
+	if (!granted_cg(hooks, "array", "socket_filter") ||
+	    !ASSERT_OK(write_file(CG "/memory.max", max), "memory.max") ||
+	    !ASSERT_OK(mkdir(CG_B, 0755) && errno != EEXIST ? -errno : 0, "mkdir " CG_B) ||
+	    !ASSERT_OK(write_file(CG_B "/memory.max", GRANT_MEMORY_MAX), CG_B "/memory.max") ||
+	    !ASSERT_EQ(tool("add", CG_B, "--map-types", "array", "--prog-types",
+			    "socket_filter"), hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS,
+		       "bpf-grant add " CG_B))
+		goto out;
+
+	kills = cg_memory_event("oom_kill");
+	attacker = stopped_in_cg(CG, jit_fill, &rounds, a);
+	printf("%s: the attacker holds %d programs, then %s %d; memory.current %lld\n",
+	       __func__, a->loaded, attacker ? "error" : "killed by the OOM killer,",
+	       a->err, cg_memory_current());
+	if (!ASSERT_GE(attacker, 0, "the attacker ran"))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(a->err, -EPERM, "stock refuses the first");
+		goto out;
+	}
+	ASSERT_GT(a->loaded, 0, "the grant works");
+	ASSERT_TRUE(a->err == -ENOMEM || (!attacker && cg_memory_event("oom_kill") > kills),
+		    "stopped by memory.max");
+
+	/* while the attacker holds what it got, a second grantee loads */
+	second = stopped_in_cg(CG_B, jit_fill, &one, b);
+	if (ASSERT_GT(second, 0, "the second grantee ran") &&
+	    ASSERT_EQ(b->loaded, 1, "the second grantee loads"))
+		ASSERT_GT(jited_len_of(b->id), 0, "the second grantee's program is JITed");
+out:
+	end_stopped(second);
+	end_stopped(attacker);
+	if (hooks && attacker >= 0)
+		ASSERT_TRUE(eventually(freed, 0), "charged after the attacker is gone");
+	write_file(JIT_LIMIT_FILE, old);
+	if (hooks)
+		tool("remove", CG_B);
+	rmdir(CG_B);
+	ungrant_cg(hooks);
+out_unmap:
+	munmap(a, 2 * sizeof(*a));
+}
+
 static int sockmap_attach(void)
 {
 	const struct bpf_insn pass[] = {
@@ -1273,6 +1545,156 @@ static void xsk_socket(bool hooks)
 	ungrant_cg(hooks);
 }
 
+#define IP		"/usr/sbin/ip"
+#define XDP_COUNT_O	"/container/xdp_count.o"
+/* where root's ip pins xdp_count's proto_count (container_tools) */
+#define IP_PIN		BPFFS "/xdp/globals/proto_count"
+
+/* Run Debian's ip with @args, as root: its exit status, or -1 if it did
+ * not exit; what it printed goes to the log
+ */
+static int run_ip(const char *const *args)
+{
+	const char *argv[16] = { IP };
+	int fds[2], status, i;
+	ssize_t n, len = 0;
+	char buf[4096];
+	pid_t pid;
+
+	for (i = 0; args[i] && i < ARRAY_SIZE(argv) - 2; i++)
+		argv[i + 1] = args[i];
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		alarm(TOOL_TIMEOUT);
+		execv(IP, (char **)argv);
+		_exit(126);
+	}
+	close(fds[1]);
+	while (pid > 0 && (n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	buf[len] = 0;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	for (i = 0; argv[i]; i++)
+		printf("%s%s", i ? " " : "", argv[i]);
+	if (WIFEXITED(status))
+		printf(": exit %d\n", WEXITSTATUS(status));
+	else
+		printf(": killed by signal %d\n", WTERMSIG(status));
+	if (len)
+		printf("%s%s", buf, buf[len - 1] == '\n' ? "" : "\n");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* How far the attacker got: each step's -errno, 0 if it worked */
+struct squat {
+	int map;		/* a map of proto_count's shape */
+	__u32 map_id;
+	int xdp, tc;		/* mkdir xdp/globals, tc/globals */
+	int pin;		/* the map at IP_PIN */
+};
+
+/* The attacker's side: a map of the shape xdp_count declares (hash, 4-byte
+ * keys, 8-byte values, 256 entries), pinned first where ip would reuse it
+ */
+static void squat(const void *arg, void *out)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct squat *s = out;
+	int fd;
+
+	s->pin = -ENOEXEC;	/* not tried */
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "proto_count", 4, 8, 256, NULL);
+	s->map = fd < 0 ? -errno : 0;
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		s->map_id = info.id;
+	s->xdp = mkdir(BPFFS "/xdp", 0755) || mkdir(BPFFS "/xdp/globals", 0755) ?
+		 -errno : 0;
+	s->tc = mkdir(BPFFS "/tc", 0755) || mkdir(BPFFS "/tc/globals", 0755) ?
+		-errno : 0;
+	if (fd >= 0) {
+		s->pin = bpf_obj_pin(fd, IP_PIN) ? -errno : 0;
+		close(fd);
+	}
+}
+
+/* What ip, or the attacker, made in BPFFS, gone: the next run finds none */
+static void unsquat(void)
+{
+	static const char *const paths[] = {
+		BPFFS "/tc/globals/proto_count", BPFFS "/xdp/globals/proto_count",
+		BPFFS "/tc/globals", BPFFS "/xdp/globals", BPFFS "/ip/globals",
+		BPFFS "/tc", BPFFS "/xdp", BPFFS "/ip",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++)
+		remove(paths[i]);
+}
+
+static void pin_squat(bool hooks)
+{
+	static const char *const attach[] = {
+		"link", "set", "dev", "lo", "xdpgeneric", "obj", XDP_COUNT_O,
+		"sec", "xdp", NULL,
+	};
+	static const char *const detach[] = {
+		"link", "set", "dev", "lo", "xdpgeneric", "off", NULL,
+	};
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	bool attached = false;
+	struct squat s = {};
+	struct stat st;
+	int fd;
+
+	/* the guest has none: what the subtest makes there, it removes */
+	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
+			 "no " BPFFS "/tc or " BPFFS "/xdp yet"))
+		return;
+	if (!granted_cg(hooks, "hash", "socket_filter") ||
+	    !ASSERT_OK(in_cg_as_nobody(squat, NULL, &s, sizeof(s)),
+		       "the attacker reports"))
+		goto out;
+	printf("squat: map %d (id %u), mkdir xdp/globals %d, tc/globals %d, pin %d\n",
+	       s.map, s.map_id, s.xdp, s.tc, s.pin);
+	if (hooks) {
+		ASSERT_OK(s.map, "a granted map of proto_count's shape");
+		ASSERT_NEQ(s.map_id, 0, "its id");
+	} else {
+		ASSERT_EQ(s.map, -EPERM, "stock refuses the map");
+	}
+	ASSERT_EQ(s.xdp, -EACCES, "mkdir " BPFFS "/xdp/globals");
+	ASSERT_EQ(s.tc, -EACCES, "mkdir " BPFFS "/tc/globals");
+	if (hooks)
+		ASSERT_EQ(s.pin, -EACCES, "pin at " IP_PIN);
+
+	attached = ASSERT_OK(run_ip(attach), "root's ip link set dev lo xdpgeneric obj");
+	if (!attached)
+		goto out;
+	if (ASSERT_OK(lstat(IP_PIN, &st) ? -errno : 0, "ip pinned " IP_PIN))
+		ASSERT_EQ(st.st_uid, 0, "the pin is root's");
+	fd = bpf_obj_get(IP_PIN);
+	if (ASSERT_GE(fd, 0, "open " IP_PIN) &&
+	    ASSERT_OK(bpf_obj_get_info_by_fd(fd, &info, &len), "its map"))
+		ASSERT_NEQ(info.id, s.map_id, "root's map, not the attacker's");
+	if (fd >= 0)
+		close(fd);
+out:
+	if (attached)
+		ASSERT_OK(run_ip(detach), "ip link set dev lo xdpgeneric off");
+	unsquat();
+	ungrant_cg(hooks);
+}
+
 void test_grant_escape(void)
 {
 	bool hooks = have_grant_hooks(), was_on = memory_controller_on();
@@ -1315,9 +1737,15 @@ void test_grant_escape(void)
 	if (test__start_subtest("cpu_time") &&
 	    need_patch("bpf, lsm: a grant of 1 gives no CPU time its caller cannot take back"))
 		cpu_time(hooks);
+	if (test__start_subtest("jit_memcg_bound") &&
+	    need_patch("bpf, lsm: charge a granted program's JIT image to its loader's memory cgroup"))
+		jit_memcg_bound(hooks);
 	if (test__start_subtest("sk_lookup_reach") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_lookup_reach(hooks);
+	/* the tool's check, not a patch: no need_patch() */
+	if (test__start_subtest("pin_squat"))
+		pin_squat(hooks);
 	if (!was_on)
 		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 }
