@@ -74,7 +74,7 @@ CCACHE := $(shell command -v ccache 2> /dev/null)
 # A fixed timestamp and host keep compile.h stable, so ccache hits and an
 # unchanged tree relinks nothing.
 KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
-	$(if $(CCACHE),CC="ccache gcc") \
+	$(if $(CCACHE),CC="$(abspath tools/ccache-gcc.sh)") \
 	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
 	KBUILD_BUILD_HOST=ci -j$(shell nproc)
 export CCACHE_DIR ?= $(abspath $(B)/ccache)
@@ -91,6 +91,8 @@ export CCACHE_NOHASHDIR := 1
 # -MMD leaves system headers out of that file, so they are not hashed:
 # safe for the kernel's objects (-nostdinc), not for a program built
 # with CC against libc's headers, which none of our builds does.
+# An .incbin's file is not in that dependency file either: the kernel's
+# compiler, tools/ccache-gcc.sh, compiles a source with one without ccache.
 # What a cold build through ccache costs: README's kernel-cost block.
 export CCACHE_DEPEND := 1
 

@@ -95,7 +95,7 @@ for v in $variants; do
 	cc=gcc
 	if [ "$v" = full-ccache ]; then
 		command -v ccache > /dev/null || die "full-ccache: ccache is not installed; run make deps"
-		cc="ccache gcc"
+		cc=$top/tools/ccache-gcc.sh
 		CCACHE_DIR=$(realpath "$d")/ccache
 		export CCACHE_DIR
 	fi
