@@ -1550,47 +1550,10 @@ static void xsk_socket(bool hooks)
 /* where root's ip pins xdp_count's proto_count (container_tools) */
 #define IP_PIN		BPFFS "/xdp/globals/proto_count"
 
-/* Run Debian's ip with @args, as root: its exit status, or -1 if it did
- * not exit; what it printed goes to the log
- */
+/* Run Debian's ip with @args, as root (run_program()) */
 static int run_ip(const char *const *args)
 {
-	const char *argv[16] = { IP };
-	int fds[2], status, i;
-	ssize_t n, len = 0;
-	char buf[4096];
-	pid_t pid;
-
-	for (i = 0; args[i] && i < ARRAY_SIZE(argv) - 2; i++)
-		argv[i + 1] = args[i];
-	if (pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		alarm(TOOL_TIMEOUT);
-		execv(IP, (char **)argv);
-		_exit(126);
-	}
-	close(fds[1]);
-	while (pid > 0 && (n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	buf[len] = 0;
-	close(fds[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	for (i = 0; argv[i]; i++)
-		printf("%s%s", i ? " " : "", argv[i]);
-	if (WIFEXITED(status))
-		printf(": exit %d\n", WEXITSTATUS(status));
-	else
-		printf(": killed by signal %d\n", WTERMSIG(status));
-	if (len)
-		printf("%s%s", buf, buf[len - 1] == '\n' ? "" : "\n");
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return run_program(IP, AS_ROOT, args);
 }
 
 /* How far the attacker got: each step's -errno, 0 if it worked */

@@ -107,7 +107,7 @@ static inline bool have_grant_hooks(void)
 	return ok;
 }
 
-/* A bpf-grant run that takes longer is killed: a hang fails, not the boot */
+/* A run_program() that takes longer is killed: a hang fails, not the boot */
 #define TOOL_TIMEOUT	30
 
 /* What the tool printed, stdout and stderr, in its last run */
@@ -115,13 +115,13 @@ static char out[8192];
 
 enum as { AS_ROOT, AS_NOBODY, AS_USERNS_ROOT };
 
-/* Run bpf-grant with @args (NULL-terminated), as root, as nobody, or as
- * root of a user namespace of its own: its exit status, or -1 if it did
- * not exit; what it printed in out[]
+/* Run @path with @args (NULL-terminated), as root, as nobody, or as root
+ * of a user namespace of its own: its exit status, or -1 if it did not
+ * exit; what it printed in out[]
  */
-static inline int run_tool(enum as as, const char *const *args)
+static inline int run_program(const char *path, enum as as, const char *const *args)
 {
-	const char *argv[16] = { BPF_GRANT };
+	const char *argv[16] = { path }, *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	int fds[2], status, i;
 	ssize_t n, len = 0;
 	pid_t pid;
@@ -143,7 +143,7 @@ static inline int run_tool(enum as as, const char *const *args)
 			_exit(127);
 		/* kept across execv: SIGALRM ends the tool */
 		alarm(TOOL_TIMEOUT);
-		execv(BPF_GRANT, (char **)argv);
+		execv(path, (char **)argv);
 		_exit(126);
 	}
 	close(fds[1]);
@@ -154,12 +154,12 @@ static inline int run_tool(enum as as, const char *const *args)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
 	if (!WIFEXITED(status)) {
-		printf("bpf-grant %s: killed by signal %d%s\n",
+		printf("%s %s: killed by signal %d%s\n", name,
 		       argv[1] ? argv[1] : "", WTERMSIG(status),
 		       WTERMSIG(status) == SIGALRM ? " (a hang)" : "");
 		return -1;
 	}
-	printf("bpf-grant");
+	printf("%s", name);
 	for (i = 1; argv[i]; i++)
 		printf(" %s", argv[i]);
 	printf("%s: exit %d\n", as == AS_NOBODY ? " (as nobody)" :
@@ -167,6 +167,12 @@ static inline int run_tool(enum as as, const char *const *args)
 	if (len)
 		printf("%s%s", out, out[len - 1] == '\n' ? "" : "\n");
 	return WEXITSTATUS(status);
+}
+
+/* bpf-grant, as run_program() runs it */
+static inline int run_tool(enum as as, const char *const *args)
+{
+	return run_program(BPF_GRANT, as, args);
 }
 
 #define TOOL_ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
