@@ -151,8 +151,8 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 	$(foreach v,ACCEL BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS LINUX_SOURCE_VERSION,$(if $($(v)),$(v)=$($(v))))
 
-# series-check is not in check: a cold run builds the kernel about 20
-# times (40 minutes on 2 cores); ci.yml runs it as a job of its own.
+# series-check is not in check: it builds and boots a kernel for base and
+# for every commit of the series; ci.yml runs it as a job of its own.
 check: deps ## harness tests, shellcheck, ci, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
@@ -265,7 +265,7 @@ rebase-abort: ## give up a make rebase that stopped: the tree back as it was, th
 # Each stage alone: APPLY_ONLY=1 (applies), VERSIONS_STAGES="builds" ...;
 # VERSIONS="v1 v2" limits the versions. Not part of check: one kernel
 # build and two boots per version.
-versions: ## [APPLY_ONLY=1] [VERSIONS=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
+versions: ## [APPLY_ONLY=1] [VERSIONS=...] [VERSIONS_STAGES=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
 	tools/versions.sh $(OVERLAY) $(B)/versions
 
 # README's table of versions comes from the run tests/fixtures/
