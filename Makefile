@@ -236,8 +236,9 @@ tree-test-progs: kernel $(VERDICT) ## the series' selftests run by the tree's ow
 	$(MAKE) --no-print-directory boot verdict CI_O=$(TREE_TP_O)/ci REPEAT=1 \
 		INITRAMFS=$(TREE_TP_O)/initramfs.cpio SERIAL_LOG=$(TREE_TP_O)/ci/serial.log
 
-deps: ## install (as root) or name the Debian packages needed
+deps: ## install (as root) or name the Debian packages needed; fetch Debian 13's tools for the guest
 	tools/deps.sh
+	tools/debian13-root.sh $(B)/debian13
 
 import: ## unpack linux-source-6.1 into build/linux, tag base, git am the overlay
 	tools/import.sh $(KSRC) $(OVERLAY)
@@ -290,7 +291,8 @@ guest-tests: ## build the guest's test binaries against the kernel's vmlinux.h
 initramfs: guest-tests ## pack busybox, the guest tests, the tools and the init into build/initramfs.cpio
 	+$(MAKE) --no-print-directory -f initramfs/Makefile initramfs \
 		O=$(abspath $(TESTS_O)) KSRC=$(abspath $(KSRC)) \
-		VMLINUX=$(abspath $(VMLINUX)) INITRAMFS=$(abspath $(INITRAMFS))
+		VMLINUX=$(abspath $(VMLINUX)) INITRAMFS=$(abspath $(INITRAMFS)) \
+		DEBIAN13=$(abspath $(B)/debian13)
 
 boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
 	@mkdir -p $(CI_O)

@@ -13,7 +13,7 @@ for t in tests/verdict.sh tests/import.sh tests/expect.sh tests/step-outcome.sh 
 	tests/deps.sh tests/rebase.sh \
 	tests/doc-figures.sh tests/bpf-grant-man.py tests/bpf-grant-args.sh \
 	tests/tree-wrapper.sh tests/parity-table.sh tests/upstream-results.sh tests/versions-doc.sh \
-	tests/bench-report.sh tests/run-cmd.sh; do
+	tests/bench-report.sh tests/run-cmd.sh tests/debian13-root.sh; do
 	echo "# $t"
 	"$t" || status=1
 done

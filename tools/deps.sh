@@ -25,12 +25,14 @@ STAGE=deps
 # iproute2, xdp-tools and strace: run unmodified in the guest's rootless
 # container (container_tools). iptables and iputils-ping: the tree's
 # xdp_synproxy and bpf_nf tests call iptables-legacy, netcnt ping6 (make
-# upstream-selftests).
+# upstream-selftests). debian-archive-keyring: the key of Debian 13's
+# archive, from which tools/debian13-root.sh fetches a container's tools
+# for the guest (make deps runs it after this).
 packages="git make gcc libc6-dev ccache bc bison flex perl
 	libelf-dev libssl-dev zlib1g-dev dwarves xz-utils cpio busybox-static
 	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils
 	python3-ply python3-git libclang-rt-14-dev shellcheck lld pkg-config rsync
-	iproute2 xdp-tools strace iptables iputils-ping"
+	iproute2 xdp-tools strace iptables iputils-ping debian-archive-keyring"
 source_pkg=linux-source-6.1
 version_file=${1:-$(dirname "$0")/../kernel-overlay}/base-version
 want=$(cat "$version_file") ||

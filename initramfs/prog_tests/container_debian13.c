@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A Debian 13 container on this Debian 12 kernel: its own iproute2 6.15
+ * and bpftool 7.5, with their libbpf 1.5 (token-aware) and C library,
+ * unmodified, load BPF objects through a BPF token, with no capability on
+ * the host. tools/debian13-root.sh fetched the packages (make deps); the
+ * initramfs carries their tree at /debian13, and /debian13.json says which
+ * packages, or why there are none: then each subtest is skipped, saying
+ * "not run: packages unavailable" and why.
+ *
+ * A container, as a runtime makes one: uid 65534 makes a user namespace,
+ * in which it is root, with mount and network namespaces of its own;
+ * mounts sysfs, and on its fs/bpf the BPF file system that its privileged
+ * parent (this test, root of the initial namespace) created for it with
+ * the delegation options from the fsopen() fd it handed over; chroots
+ * into /debian13; and runs the tools there, with LIBBPF_BPF_TOKEN_PATH set
+ * to /sys/fs/bpf as a runtime that delegates would, or without it.
+ *
+ * token_ip_xdp: ip attaches xdp_count.o to the container's lo
+ * (xdpgeneric): libbpf makes a token from the delegated BPF FS and passes
+ * it with the map, BTF and program; "ip link show" shows the program.
+ * Without the variable, libbpf's default path finds the same BPF FS.
+ * token_bpftool: bpftool loads it and pins it under /sys/fs/bpf.
+ * no_delegation: on a BPF FS without delegation, the same ip command
+ * fails: with the variable, libbpf cannot make a token (ENOENT); without,
+ * it loads without one and the kernel refuses (EPERM).
+ * grant_ip_xdp: the other design. The container's cgroup is granted by
+ * bpf-grant's default rule and its BPF FS delegates nothing: libbpf finds
+ * no token to make and loads without one, and the grant lets it.
+ */
+#include <test_progs.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include "grant_helpers.h"
+#include "grant_policy.h"
+
+#define ROOT		"/debian13"
+#define ROOT_JSON	"/debian13.json"
+#define IP		"/usr/sbin/ip"
+#define BPFTOOL		"/usr/sbin/bpftool"
+#define XDP_COUNT_O	"/container/xdp_count.o"
+/* the granted container's cgroup */
+#define CG		"/sys/fs/cgroup/container_debian13"
+
+/* Whether /debian13 holds the packages; else why not, and the subtest
+ * skips
+ */
+static bool have_debian13(void)
+{
+	char buf[1024] = "";
+	int fd = open(ROOT_JSON, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0 && strstr(buf, "\"available\": true") && !access(ROOT IP, X_OK))
+		return true;
+	printf("SKIP: not run: packages unavailable: %s\n",
+	       n > 0 ? buf : ROOT_JSON " is missing");
+	test__skip();
+	return false;
+}
+
+/* Whether the kernel's BPF file system has the delegation options of the
+ * BPF token (not the stock kernel, nor the series before them)
+ */
+static bool have_token(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	const struct btf_member *m;
+	bool has = false;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, "bpf_mount_opts", BTF_KIND_STRUCT) : -1;
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0, m = t ? btf_members(t) : NULL; t && i < btf_vlen(t); i++, m++)
+		has |= !strcmp(btf__name_by_offset(btf, m->name_off), "delegate_cmds");
+	btf__free(btf);
+	if (!has) {
+		printf("SKIP: this kernel has no BPF token\n");
+		test__skip();
+	}
+	return has;
+}
+
+/* Send @fd over @sock, or receive one: 0 or the fd, -errno */
+static int send_fd(int sock, int fd)
+{
+	char buf[CMSG_SPACE(sizeof(int))] = {}, byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = buf, .msg_controllen = sizeof(buf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char buf[CMSG_SPACE(sizeof(int))] = {}, byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = buf, .msg_controllen = sizeof(buf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -errno;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
+	return fd;
+}
+
+/* glibc's wrapper, as 0 or -errno */
+static int set_fs(int fd, unsigned int cmd, const char *key, const char *value)
+{
+	return fsconfig(fd, cmd, key, value, 0) ? -errno : 0;
+}
+
+/* What the container's set-up failed at (its exit status), or a step of
+ * its commands (CONTAINER_STEP and up)
+ */
+enum {
+	CONTAINER_NOBODY = 1,
+	CONTAINER_NAMESPACES,
+	CONTAINER_HANDOFF,
+	CONTAINER_SYSFS,
+	CONTAINER_BPFFS,
+	CONTAINER_CHROOT,
+	CONTAINER_STEP = 16,
+};
+
+/* The container: uid 65534 outside, root of its own namespaces, in the
+ * Debian 13 tree, its BPF FS made by the parent over @sock; runs @steps:
+ * its exit status
+ */
+static int container(int sock, const char *cg, int (*steps)(void))
+{
+	char procs[128];
+	int fs_fd, mnt_fd, step;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg ?: "");
+	if ((cg && write_file(procs, "0")) || !become_nobody())
+		return CONTAINER_NOBODY;
+	if (unshare(CLONE_NEWUSER) || map_user_ns(NOBODY) ||
+	    unshare(CLONE_NEWNS | CLONE_NEWNET) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return CONTAINER_NAMESPACES;
+	fs_fd = fsopen("bpf", FSOPEN_CLOEXEC);
+	if (fs_fd < 0 || send_fd(sock, fs_fd) || recv_fd(sock) < 0)
+		return CONTAINER_HANDOFF;
+	/* sysfs of its network namespace; /proc, whose /proc/self bpftool reads */
+	if (mount("sysfs", ROOT "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ||
+	    mount("/proc", ROOT "/proc", NULL, MS_BIND | MS_REC, NULL))
+		return CONTAINER_SYSFS;
+	mnt_fd = fsmount(fs_fd, FSMOUNT_CLOEXEC, 0);
+	if (mnt_fd < 0 ||
+	    move_mount(mnt_fd, "", AT_FDCWD, ROOT "/sys/fs/bpf", MOVE_MOUNT_F_EMPTY_PATH))
+		return CONTAINER_BPFFS;
+	if (chroot(ROOT) || chdir("/"))
+		return CONTAINER_CHROOT;
+	step = steps();
+	fflush(stdout);
+	return step ? CONTAINER_STEP + step : 0;
+}
+
+/* Run a container whose BPF FS has the delegation options @delegate (all
+ * of them "any"), or none, in cgroup @cg (NULL: this test's): its exit
+ * status
+ */
+static int run_container(bool delegate, const char *cg, int (*steps)(void))
+{
+	static const char *const options[] = {
+		"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
+	};
+	int socks[2], fs_fd, status = -1, i;
+	pid_t pid;
+
+	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, socks), "socketpair"))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(socks[0]);
+		_exit(container(socks[1], cg, steps));
+	}
+	close(socks[1]);
+	fs_fd = recv_fd(socks[0]);
+	if (ASSERT_GE(fs_fd, 0, "the container's fsopen fd")) {
+		for (i = 0; delegate && i < ARRAY_SIZE(options); i++)
+			ASSERT_OK(set_fs(fs_fd, FSCONFIG_SET_STRING, options[i], "any"),
+				  options[i]);
+		ASSERT_OK(set_fs(fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL),
+			  "the parent creates its BPF FS");
+		ASSERT_OK(send_fd(socks[0], fs_fd), "hand it back");
+		close(fs_fd);
+	}
+	close(socks[0]);
+	if (ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid") &&
+	    ASSERT_TRUE(WIFEXITED(status), "the container exited"))
+		status = WEXITSTATUS(status);
+	return status;
+}
+
+#define run(path, ...) run_program(path, AS_ROOT, TOOL_ARGS(__VA_ARGS__))
+
+/* libbpf's token path, as a runtime that delegates would set it, or none
+ * (libbpf 1.5 then tries /sys/fs/bpf, and goes on without a token where
+ * it has no delegation)
+ */
+static void token_path(bool set)
+{
+	if (set)
+		setenv("LIBBPF_BPF_TOKEN_PATH", "/sys/fs/bpf", 1);
+	else
+		unsetenv("LIBBPF_BPF_TOKEN_PATH");
+}
+
+static int ip_attach(void)
+{
+	return run(IP, "link", "set", "dev", "lo", "xdpgeneric", "obj", XDP_COUNT_O,
+		   "sec", "xdp");
+}
+
+/* ip attaches xdp_count.o to lo, and shows it there; again, detached,
+ * with libbpf's default path
+ */
+static int ip_xdp(void)
+{
+	token_path(true);
+	if (ip_attach())
+		return 1;
+	if (run(IP, "link", "show", "dev", "lo") || !printed("prog/xdp id"))
+		return 2;
+	if (run(IP, "link", "set", "dev", "lo", "xdpgeneric", "off"))
+		return 3;
+	token_path(false);
+	if (ip_attach())
+		return 4;
+	return 0;
+}
+
+/* bpftool loads it and pins it */
+static int bpftool_load(void)
+{
+	token_path(true);
+	if (run(BPFTOOL, "prog", "load", XDP_COUNT_O, "/sys/fs/bpf/xdp_count"))
+		return 1;
+	if (run(BPFTOOL, "prog", "show", "pinned", "/sys/fs/bpf/xdp_count") ||
+	    !printed("xdp"))
+		return 2;
+	return 0;
+}
+
+/* Without delegation: with the token path set, libbpf fails to make the
+ * token (ENOENT); without, it loads without one, and the kernel refuses
+ * (EPERM)
+ */
+static int ip_xdp_refused(void)
+{
+	token_path(true);
+	if (!ip_attach())
+		return 1;
+	if (!printed("failed (-2) to create BPF token"))
+		return 2;
+	token_path(false);
+	if (!ip_attach())
+		return 3;
+	return printed("Operation not permitted") ? 0 : 4;
+}
+
+/* Under a grant, no token: ip attaches, with libbpf's default path */
+static int ip_xdp_granted(void)
+{
+	token_path(false);
+	if (ip_attach())
+		return 1;
+	if (run(IP, "link", "show", "dev", "lo") || !printed("prog/xdp id"))
+		return 2;
+	return 0;
+}
+
+/* The container in CG, granted by bpf-grant's default rule, on a BPF FS
+ * without delegation
+ */
+static void grant_ip_xdp(void)
+{
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir " CG))
+		return;
+	if (ASSERT_EQ(tool("add", CG, "--unbounded-memory"), GRANT_EXIT_OK, "bpf-grant add"))
+		ASSERT_EQ(run_container(false, CG, ip_xdp_granted), 0,
+			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp_granted())");
+	tool("remove", CG);
+	rmdir(CG);
+}
+
+void test_container_debian13(void)
+{
+	if (test__start_subtest("token_ip_xdp") && have_token() && have_debian13())
+		ASSERT_EQ(run_container(true, NULL, ip_xdp), 0,
+			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp())");
+	if (test__start_subtest("token_bpftool") && have_token() && have_debian13())
+		ASSERT_EQ(run_container(true, NULL, bpftool_load), 0,
+			  "container: 1-6 set-up, 16 plus the step that failed (bpftool_load())");
+	if (test__start_subtest("no_delegation") && have_token() && have_debian13())
+		ASSERT_EQ(run_container(false, NULL, ip_xdp_refused), 0,
+			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp_refused())");
+	if (test__start_subtest("grant_ip_xdp") && have_token() && have_debian13()) {
+		if (have_grant_hooks())
+			grant_ip_xdp();
+		else
+			test__skip();
+	}
+}
