@@ -216,7 +216,7 @@ done
 check "docs/series.md's subjects are the patches'" "${wrong:- all}" " all"
 # The guest tests' need_patch("SUBJECT") (initramfs/runner/grant_helpers.h):
 # a subject no patch has would skip its test at every commit.
-wrong=$(sed -n 's/.*need_patch("\([^"]*\)").*/\1/p' "$top"/initramfs/prog_tests/*.c |
+wrong=$(sed -n 's/.*\(need_patch\|series_has\)("\([^"]*\)").*/\2/p' "$top"/initramfs/prog_tests/*.c |
 	sort -u | while IFS= read -r s; do
 		printf '%s' "$subjects" | grep -qxF "$s" || printf ' "%s"' "$s"
 	done)

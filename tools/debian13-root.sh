@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # debian13-root: a Debian 13 (trixie) container's BPF tools, for the
-# guest only. apt-get downloads iproute2, xdp-tools, bpftool, libbpf1 and
-# libxdp1 and the packages they depend on (debconf, which only their
+# guest only. apt-get downloads iproute2, xdp-tools, bpftool, libbpf1,
+# libxdp1 and strace (the container case traces the tools' bpf() calls
+# with it) and the packages they depend on (debconf, which only their
 # maintainer scripts use, left out: nothing is configured, the files are
 # unpacked) under an apt configuration of its own in OUT/apt (APT_CONFIG:
 # its own sources list, lists, cache, an empty dpkg status and no
@@ -34,7 +35,7 @@ out=$(cd "$1" && pwd)
 suite=trixie
 mirror=${DEBIAN13_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-$suite-stable.gpg
-tools="iproute2 xdp-tools bpftool libbpf1 libxdp1"
+tools="iproute2 xdp-tools bpftool libbpf1 libxdp1 strace"
 # what only maintainer scripts use
 skip=" debconf cdebconf "
 
@@ -119,7 +120,8 @@ cd "$out/root"
 for d in bin sbin lib lib64; do
 	[ -e "$d" ] || ln -s "usr/$d" "$d"
 done
-mkdir -p proc sys/fs/bpf dev tmp
+mkdir -p proc sys/fs/bpf dev run
+mkdir -m 1777 tmp
 rm -rf usr/share/doc usr/share/man usr/share/locale usr/share/info \
 	usr/share/lintian usr/share/bash-completion
 cd "$out/debs"

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# parity-table: docs/container.md's parity table of the container case (issue 21),
+# parity-table: docs/container.md's parity table of the container case (issues 21, 35),
 # made from what container_tools recorded in a tip run (make ci) and a
-# stock run (make ci-base): one row per step of its script, the columns
-# "stock, root", "stock, rootless container", "tip, rootless container,
-# granted" and "tip, rootless container, no rule".
+# stock run (make ci-base): one row per step of its script; the columns
+# root on stock; the rootless container on stock with Debian 12's and
+# Debian 13's tools; on the tip granted (both), with a token (Debian 13's
+# tools, and Debian 12's, whose libbpf knows none), and with neither.
 #
 # usage: parity-table.sh table TIP.json BASE.json RUN.json
 #          the table (Markdown, stdout) of two results.json files
@@ -20,11 +21,14 @@
 # diagnostics, "# parity " and a JSON object each (schema:
 # initramfs/prog_tests/container_tools.c, its first comment):
 #   {"run": {"kernel": RELEASE, "grant_hooks": BOOL}}
-#   {"step": ID, "cmd": TEXT, "root": CELL, "rule": CELL, "no_rule": CELL}
+#   {"step": ID, "cmd": TEXT, "root": CELL, "rule": CELL, "no_rule": CELL,
+#    "rule_d13": CELL, "no_rule_d13": CELL, "token_d13": CELL, "token_d12": CELL}
 # A run with ci.repeat=N has container_tools N times: a cell that differs
 # between them shows each. The columns: stock root = BASE's "root",
-# stock container = BASE's "no_rule" (no rule can be added there), tip
-# granted = TIP's "rule", tip no rule = TIP's "no_rule".
+# stock container = BASE's "no_rule" and "no_rule_d13" (no rule can be
+# added there, nor a token made), tip granted = TIP's "rule" and
+# "rule_d13", tip token = TIP's "token_d13" and "token_d12", tip with
+# neither = TIP's "no_rule".
 # RUN.json: {"date": TEXT, "machine": TEXT}, where and when the runs were
 # made, written by update (results.json does not say).
 # The fixtures are the results.json files cut to container_tools and its

@@ -31,7 +31,6 @@
 #include <test_progs.h>
 #include <fcntl.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include "grant_helpers.h"
 #include "grant_policy.h"
@@ -77,44 +76,6 @@ static bool kernel_has_token(void)
 		test__skip();
 	}
 	return has;
-}
-
-/* Send @fd over @sock, or receive one: 0 or the fd, -errno */
-static int send_fd(int sock, int fd)
-{
-	char buf[CMSG_SPACE(sizeof(int))] = {}, byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
-}
-
-static int recv_fd(int sock)
-{
-	char buf[CMSG_SPACE(sizeof(int))] = {}, byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -errno;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
-	return fd;
 }
 
 /* glibc's wrapper, as 0 or -errno */

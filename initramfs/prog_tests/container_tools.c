@@ -2,9 +2,10 @@
 /*
  * The container case: a rootless container, made as container runtimes
  * make one, runs Debian's own BPF tools, unmodified (ip and tc of
- * iproute2, xdp-loader of xdp-tools, bpftool), on its eth0 under the
- * default rule of bpf-grant; each step is checked by what it does to
- * pings between the host end of a veth pair and the container.
+ * iproute2, xdp-loader of xdp-tools, bpftool), on its eth0, under the
+ * default rule of bpf-grant or with a BPF token; each step is checked by
+ * what it does to pings between the host end of a veth pair and the
+ * container.
  *
  * A container: a cgroup delegated to its root uid (directory, cgroup.procs,
  * cgroup.subtree_control and cgroup.threads chowned, as systemd and runc
@@ -12,43 +13,58 @@
  * outside, with network, mount, PID and cgroup namespaces of its own; a
  * veth pair, 10.N.0.1/24 on the host and eth0, 10.N.0.2/24, which the
  * container sets up itself with ip. Commands run in it as "runc exec"
- * runs them: joining its cgroup and namespaces as its uid 0.
+ * runs them: joining its cgroup and namespaces (and its root directory)
+ * as its uid 0.
  *
- * Pins: the BPF file system cannot be mounted in a user namespace on 6.1
- * (bpffs has no FS_USERNS_MOUNT before the BPF token of v6.9), so the
- * runtime makes /sys/fs/bpf/NAME, owned by the container's root, and
- * bind-mounts it onto /sys/fs/bpf in the container's mount namespace: the
- * tools find a BPF file system where they look, and pin into a directory
- * that is the container's alone. It binds it as root of the initial user
- * namespace, before it makes the container's: /sys/fs/bpf is root's, 0700
- * (the init mounts it as systemd does), which the container's root cannot
- * walk through.
+ * Tools: Debian 12's, the guest's own, or Debian 13's (iproute2 6.15,
+ * xdp-tools 1.5.4, bpftool 7.5, libbpf 1.5, which makes a token from
+ * /sys/fs/bpf by itself), with their own C library: the container's root
+ * directory is then the tree make deps fetched (/debian13), with sysfs of
+ * its network namespace mounted in it.
  *
- * A second container, whose cgroup has no rule, runs the same steps:
- * each tool fails, strace shows that its first privileged bpf() call (map
- * create, BTF or program load) got EPERM, and its own message is in the
- * log. On the stock kernel (make ci-base) bpf-grant has no hook to add a
- * rule to, and the first container is refused the same way.
+ * Pins: stock 6.1 cannot mount the BPF file system in a user namespace,
+ * so for Debian 12's tools the runtime makes /sys/fs/bpf/NAME, owned by
+ * the container's root, and bind-mounts it onto /sys/fs/bpf in the
+ * container's mount namespace: the tools find a BPF file system where
+ * they look, and pin into a directory that is the container's alone. It
+ * binds it as root of the initial user namespace, before it makes the
+ * container's: /sys/fs/bpf is root's, 0700 (the init mounts it as systemd
+ * does), which the container's root cannot walk through. Debian 13's
+ * libbpf takes such a directory for a BPF FS to make a token from and
+ * fails (BPF_TOKEN_CREATE: EINVAL, not its root), so where the kernel has
+ * the token a Debian 13 container gets a BPF FS of its own, which the
+ * runtime creates from the container's fsopen() fd, delegating nothing;
+ * with a token, delegating every command and type ("any").
  *
- * The same script of steps runs a third time, as root (every capability
- * of the initial user namespace, no user namespace) in network, mount, PID
- * and cgroup namespaces of its own, so that it has an eth0 and a pin
- * directory as the containers have. Each step's result in each of the
- * three (root, the container with a rule, the container without) is
+ * The columns (col_names): root (every capability of the initial user
+ * namespace, no user namespace, in network, mount, PID and cgroup
+ * namespaces of its own so that it has an eth0 and a pin directory as the
+ * containers have); the container with a rule and the one without, with
+ * Debian 12's tools and with Debian 13's; Debian 13's with a token; and
+ * Debian 12's with a token, which libbpf 1.1 does not know. A container
+ * without a rule or a token is refused at each step: strace shows that
+ * its first privileged bpf() call (map create, BTF or program load) got
+ * EPERM, and its own message is in the log. On the stock kernel (make
+ * ci-base) bpf-grant has no hook to add a rule to, the containers with
+ * one are refused the same way, and those with a token are not made (no
+ * BPF token): their cells say why. Each step's result in each column is
  * recorded as it is seen, and subtest "parity" prints them, one line per
  * step, as the diagnostics
  *
  *	parity {"run": {"kernel": UNAME, "grant_hooks": BOOL}}
- *	parity {"step": ID, "cmd": TEXT, "root": CELL, "rule": CELL, "no_rule": CELL}
+ *	parity {"step": ID, "cmd": TEXT, "root": CELL, "rule": CELL, "no_rule": CELL,
+ *		"rule_d13": CELL, "no_rule_d13": CELL, "token_d13": CELL, "token_d12": CELL}
  *
- * each a JSON object after "parity ", at most 500 bytes. A CELL is
+ * each a JSON object after "parity ", on one line of at most 2000 bytes
+ * (the runner's diagnostic line holds 2048). A CELL is
  * "works", "works: HOW" (it did, another way than root's), "fails: WHY"
- * (WHY: the first bpf() call that got EPERM or EACCES, as "EPERM at
- * BPF_PROG_LOAD", else the last one that failed, else the exit status,
- * or what the traffic showed), "not run: WHY" (an earlier step failed)
- * or "" (the subtest was not selected). verdict keeps them in
+ * (WHY: the last bpf() call that got EPERM or EACCES, as "EPERM at
+ * BPF_MAP_CREATE", else the last one that failed, else the exit status,
+ * or what the traffic showed), "not run: WHY" (an earlier step failed,
+ * or the container could not be made here) or "" (the subtest was not
+ * selected). verdict keeps them in
  * results.json (tests[container_tools].subtests[parity].diagnostics);
- * tools/parity-table.sh makes README.md's parity table of a tip run's and
+ * tools/parity-table.sh makes docs/container.md's parity table of a tip run's and
  * a stock run's.
  */
 #include <test_progs.h>
@@ -67,6 +83,10 @@
 #define TC		"/usr/sbin/tc"
 #define XDP_LOADER	"/usr/sbin/xdp-loader"
 #define BPFTOOL		"/bin/bpftool"
+/* Debian 13's tree (tools/debian13-root.sh), a container's root */
+#define DEBIAN13	"/debian13"
+#define DEBIAN13_JSON	"/debian13.json"
+#define BPFTOOL_D13	"/usr/sbin/bpftool"
 #define STRACE		"/usr/bin/strace"
 #define PING		"/bin/ping"
 #define XDP_COUNT_O	"/container/xdp_count.o"
@@ -92,30 +112,74 @@ struct container {
 	int net;		/* 10.net.0.0/24 */
 	int col;		/* its column of the parity records */
 	bool root;		/* no user namespace: root of the initial one */
+	bool granted;		/* bpf-grant add's default rule on its cgroup */
+	bool token;		/* its BPF FS delegates all */
+	bool own_bpffs;		/* /sys/fs/bpf: a BPF FS of its own, not a pin dir */
+	const char *top;	/* its root directory: "" or DEBIAN13 */
+	const char *bpftool;	/* its bpftool */
+	const char *skip;	/* why it is not made, or NULL */
 	char cg[64];		/* /sys/fs/cgroup/NAME, delegated to uid */
 	char pins[64];		/* /sys/fs/bpf/NAME, its /sys/fs/bpf */
 	char addr[16];		/* eth0's, 10.net.0.2 */
 	pid_t init;		/* its PID 1, in the initial PID namespace */
 };
 
-enum { COL_ROOT, COL_RULE, COL_NORULE, NR_COLS };
-static const char *const col_names[NR_COLS] = { "root", "rule", "no_rule" };
+enum {
+	COL_ROOT, COL_RULE, COL_NORULE, COL_RULE13, COL_NORULE13, COL_TOKEN13,
+	COL_TOKEN12, NR_COLS
+};
+static const char *const col_names[NR_COLS] = {
+	"root", "rule", "no_rule", "rule_d13", "no_rule_d13", "token_d13", "token_d12",
+};
 
-static struct container root_ct = { "ct_root", 0, 20, COL_ROOT, true };
-static struct container granted_ct = { "ct_granted", 100000, 21, COL_RULE };
-static struct container norule_ct = { "ct_norule", 200000, 22, COL_NORULE };
+static struct container root_ct = {
+	"ct_root", 0, 20, COL_ROOT, .root = true, .top = "", .bpftool = BPFTOOL };
+static struct container granted_ct = {
+	"ct_granted", 100000, 21, COL_RULE, .granted = true, .top = "", .bpftool = BPFTOOL };
+static struct container norule_ct = {
+	"ct_norule", 200000, 22, COL_NORULE, .top = "", .bpftool = BPFTOOL };
+/* Debian 13's tools: with a rule, without, with a token; and Debian 12's
+ * with a token, which libbpf 1.1 does not know
+ */
+static struct container granted13_ct = {
+	"ct_rule13", 300000, 23, COL_RULE13, .granted = true, .top = DEBIAN13,
+	.bpftool = BPFTOOL_D13 };
+static struct container norule13_ct = {
+	"ct_none13", 400000, 24, COL_NORULE13, .top = DEBIAN13, .bpftool = BPFTOOL_D13 };
+static struct container token13_ct = {
+	"ct_token13", 500000, 25, COL_TOKEN13, .token = true, .top = DEBIAN13,
+	.bpftool = BPFTOOL_D13 };
+static struct container token12_ct = {
+	"ct_token12", 600000, 26, COL_TOKEN12, .token = true, .top = "", .bpftool = BPFTOOL };
+static struct container *const all_ct[] = {
+	&root_ct, &granted_ct, &norule_ct, &granted13_ct, &norule13_ct, &token13_ct, &token12_ct,
+};
 static bool hooks;		/* the series' kernel, not the stock one */
 static bool up;			/* the containers run */
 
 /* What a step should do where it runs: as root does, as a grant lets it
- * (the container with a rule, on the tip), or be refused (the container
- * without one, and both on the stock kernel)
+ * (a container with a rule, on the tip), as a token lets it (Debian 13's
+ * tools with a delegating BPF FS), or be refused (a container with
+ * neither, Debian 12's tools with a token, and any on the stock kernel)
  */
-enum mode { M_ROOT, M_GRANTED, M_REFUSED };
+enum mode { M_ROOT, M_GRANTED, M_TOKEN, M_REFUSED };
 
 static enum mode mode_of(const struct container *c)
 {
-	return c->root ? M_ROOT : c == &granted_ct && hooks ? M_GRANTED : M_REFUSED;
+	if (c->root)
+		return M_ROOT;
+	if (c->granted && hooks)
+		return M_GRANTED;
+	return c->token && c->top[0] ? M_TOKEN : M_REFUSED;
+}
+
+/* @path in @c's root directory, as the host sees it */
+static const char *ct_path(const struct container *c, const char *path)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s", c ? c->top : "", path);
+	return buf;
 }
 
 /* The script's steps, the rows of the parity records */
@@ -172,11 +236,16 @@ static char ct_out[32768];
 static int ct_enter(const struct container *c)
 {
 	static const char *const ns[] = { "user", "cgroup", "net", "mnt", "pid" };
-	int fds[ARRAY_SIZE(ns)], i, err;
+	int fds[ARRAY_SIZE(ns)], i, err, root_fd;
 	char path[96];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", c->cg);
 	err = write_file(path, "0");
+	/* its root directory too, as nsenter --root: Debian 13's tree */
+	snprintf(path, sizeof(path), "/proc/%d/root", c->init);
+	root_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!err && root_fd < 0)
+		err = -errno;
 	/* opened while this process is still root of the initial namespaces;
 	 * root's container has no user namespace of its own (ns[0])
 	 */
@@ -189,6 +258,8 @@ static int ct_enter(const struct container *c)
 	for (i = c->root; !err && i < ARRAY_SIZE(ns); i++)
 		if (setns(fds[i], 0))
 			err = -errno;
+	if (!err && (fchdir(root_fd) || chroot(".") || chdir("/")))
+		err = -errno;
 	if (!err && !c->root &&
 	    (setresgid(0, 0, 0) || setgroups(0, NULL) || setresuid(0, 0, 0)))
 		err = -errno;
@@ -315,15 +386,93 @@ static int delegate(const struct container *c)
 	return 0;
 }
 
-/* @c's pin directory onto /sys/fs/bpf, in a mount namespace of the
+/* @c's pin directory onto its /sys/fs/bpf, in a mount namespace of the
  * caller's own, which the container's copies: bound by root of the initial
- * user namespace, as a runtime does (file comment). 0 or -errno.
+ * user namespace, as a runtime does (file comment); a container with a
+ * token gets its BPF FS later (ct_bpffs()). 0 or -errno.
  */
 static int bind_pins(const struct container *c)
 {
 	return unshare(CLONE_NEWNS) ||
 	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	       mount(c->pins, "/sys/fs/bpf", NULL, MS_BIND, NULL) ? -errno : 0;
+	       (!c->own_bpffs && !c->top[0] &&
+		mount(c->pins, "/sys/fs/bpf", NULL, MS_BIND, NULL)) ? -errno : 0;
+}
+
+/* A Debian 13 container's pin directory, bound under its sysfs once that
+ * is mounted (ct_sysfs()): a copy of the bind mount, taken while still
+ * root here; -1 where it has a BPF FS of its own
+ */
+static int pins_tree(const struct container *c)
+{
+	if (c->own_bpffs || !c->top[0])
+		return -1;
+	return open_tree(AT_FDCWD, c->pins, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+}
+
+/* In @c's user and mount namespaces: the BPF FS that its runtime (the
+ * other end of @sock, ct_start()) creates, with every delegation option
+ * for a container with a token, from the fsopen() fd handed to it,
+ * mounted on its /sys/fs/bpf. 0 or -errno.
+ */
+static int ct_bpffs(const struct container *c, int sock)
+{
+	int fs_fd = fsopen("bpf", FSOPEN_CLOEXEC), mnt_fd, err = 0;
+
+	if (fs_fd < 0)
+		return -errno;
+	if (send_fd(sock, fs_fd) || recv_fd(sock) < 0)
+		err = -EIO;
+	mnt_fd = err ? -1 : fsmount(fs_fd, FSMOUNT_CLOEXEC, 0);
+	if (!err && (mnt_fd < 0 || move_mount(mnt_fd, "", AT_FDCWD,
+					      ct_path(c, "/sys/fs/bpf"),
+					      MOVE_MOUNT_F_EMPTY_PATH)))
+		err = -errno;
+	close(fs_fd);
+	return err;
+}
+
+/* The runtime's half of ct_bpffs(): 0 or -errno */
+static int delegate_bpffs(int sock, bool delegate)
+{
+	static const char *const options[] = {
+		"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
+	};
+	int fs_fd = recv_fd(sock), i, err = 0;
+
+	if (fs_fd < 0)
+		return fs_fd;
+	for (i = 0; delegate && !err && i < ARRAY_SIZE(options); i++)
+		if (fsconfig(fs_fd, FSCONFIG_SET_STRING, options[i], "any", 0))
+			err = -errno;
+	if (!err && fsconfig(fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		err = -errno;
+	if (!err)
+		err = send_fd(sock, fs_fd);
+	close(fs_fd);
+	return err;
+}
+
+/* A Debian 13 container's root: sysfs of its network namespace (libbpf
+ * reads the kernel's BTF there), its BPF FS on it (ct_bpffs()), and its
+ * own tree as its root, a mount point (its init makes its mounts private)
+ */
+static int ct_sysfs(const struct container *c, int pins_fd)
+{
+	if (!c->top[0])
+		return 0;
+	if (mount("sysfs", ct_path(c, "/sys"), "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return -errno;
+	return pins_fd >= 0 && move_mount(pins_fd, "", AT_FDCWD, ct_path(c, "/sys/fs/bpf"),
+					  MOVE_MOUNT_F_EMPTY_PATH) ? -errno : 0;
+}
+
+static int ct_chroot(const struct container *c)
+{
+	if (!c->top[0])
+		return 0;
+	return mount(c->top, c->top, NULL, MS_BIND | MS_REC, NULL) ||
+	       chroot(c->top) || chdir("/") ? -errno : 0;
 }
 
 /* Start @c's init: a child that moves itself into the cgroup, binds its
@@ -334,50 +483,55 @@ static int bind_pins(const struct container *c)
  */
 static int ct_start(struct container *c)
 {
-	int to_child[2], from_child[2], err = -EIO;
 	char path[64], map[32], procs[96];
+	int sk[2], err = -EIO, pins_fd;
 	pid_t pid;
 
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cg);
-	if (pipe(to_child) || pipe(from_child))
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sk))
 		return -errno;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		close(to_child[1]);
-		close(from_child[0]);
-		if (write_file(procs, "0") || bind_pins(c) ||
+		close(sk[0]);
+		if (write_file(procs, "0") || bind_pins(c))
+			_exit(1);
+		pins_fd = pins_tree(c);
+		if ((pins_fd < 0 && !c->own_bpffs && c->top[0]) ||
 		    (!c->root && unshare(CLONE_NEWUSER)))
 			_exit(1);
 		/* say so, and wait for root to write its maps */
-		if (write(from_child[1], "", 1) != 1 || read(to_child[0], map, 1) != 1)
+		if (write(sk[1], "", 1) != 1 || read(sk[1], map, 1) != 1)
 			_exit(1);
 		if ((!c->root && (setresgid(0, 0, 0) || setgroups(0, NULL) ||
 				  setresuid(0, 0, 0))) ||
-		    unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWCGROUP))
+		    unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWCGROUP) ||
+		    ct_sysfs(c, pins_fd) || (c->own_bpffs && ct_bpffs(c, sk[1])) ||
+		    ct_chroot(c))
 			_exit(1);
 		pid = fork();
 		if (pid == 0)
-			ct_init(c, from_child[1]);
+			ct_init(c, sk[1]);
 		_exit(pid < 0);
 	}
-	close(to_child[0]);
-	close(from_child[1]);
-	if (pid < 0 || read(from_child[0], map, 1) != 1)
+	close(sk[1]);
+	if (pid < 0 || read(sk[0], map, 1) != 1)
 		goto out;
 	snprintf(map, sizeof(map), "0 %u 65536", c->uid);
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
 	err = c->root ? 0 : write_file(path, map);
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
 	err = err ?: c->root ? 0 : write_file(path, map);
-	if (!err && write(to_child[1], "", 1) != 1)
+	if (!err && write(sk[0], "", 1) != 1)
 		err = -EIO;
+	/* its BPF FS, made with the delegation options by root here */
+	if (!err && c->own_bpffs)
+		err = delegate_bpffs(sk[0], c->token);
 	/* the init's word: it is set up, or why not */
-	if (!err && read(from_child[0], &err, sizeof(err)) != sizeof(err))
+	if (!err && read(sk[0], &err, sizeof(err)) != sizeof(err))
 		err = -EIO;
 out:
-	close(to_child[1]);
-	close(from_child[0]);
+	close(sk[0]);
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
 	return err;
@@ -427,7 +581,7 @@ static long long count_of(const struct container *c, const char *pin, int proto)
 	char key[64], *s, *d;
 	int i, n;
 
-	if (ct_run(c, ARGS(BPFTOOL, "-j", "map", "dump", "pinned", pin)))
+	if (ct_run(c, ARGS(c->bpftool, "-j", "map", "dump", "pinned", pin)))
 		return -1;
 	for (s = d = ct_out; *s; s++)
 		if (!isspace(*s))
@@ -452,9 +606,10 @@ static long long count_of(const struct container *c, const char *pin, int proto)
 /* What the last tool_run() saw in STRACE_OUT: the first bpf() call that
  * needs a privilege (map create, BTF or program load), as strace printed
  * it, and why the tool failed, if it did, for the parity records: the
- * first bpf() call that got EPERM or EACCES, as "EPERM at BPF_PROG_LOAD",
- * else the last one that failed (a probe that fails as root fails with
- * EINVAL), else ""
+ * last bpf() call that got EPERM or EACCES, as "EPERM at BPF_MAP_CREATE"
+ * (the tool's own call, after the feature probes that may fail before
+ * it), else the last one that failed (a probe that fails as root fails
+ * with EINVAL), else ""
  */
 static char first_call[256];
 static char failed_call[64];
@@ -475,9 +630,9 @@ static bool failed_call_of(const char *line, char *out, size_t size)
 	return true;
 }
 
-static void read_strace(void)
+static void read_strace(const struct container *c)
 {
-	FILE *f = fopen(STRACE_OUT, "r");
+	FILE *f = fopen(ct_path(c, STRACE_OUT), "r");
 	char *line = NULL, *ret, last[64] = "";
 	bool denied = false;
 	size_t size = 0;
@@ -490,8 +645,8 @@ static void read_strace(void)
 		     strstr(line, "bpf(BPF_PROG_LOAD")) && (ret = strrchr(line, '=')))
 			snprintf(first_call, sizeof(first_call), "%.120s ... %.*s",
 				 line, (int)strcspn(ret, "\n"), ret);
-		if (!denied && (strstr(line, ") = -1 EPERM") || strstr(line, ") = -1 EACCES")))
-			denied = failed_call_of(line, failed_call, sizeof(failed_call));
+		if (strstr(line, ") = -1 EPERM") || strstr(line, ") = -1 EACCES"))
+			denied |= failed_call_of(line, failed_call, sizeof(failed_call));
 		else if (!denied)
 			failed_call_of(line, last, sizeof(last));
 	}
@@ -500,7 +655,7 @@ static void read_strace(void)
 	free(line);
 	if (f)
 		fclose(f);
-	unlink(STRACE_OUT);
+	unlink(ct_path(c, STRACE_OUT));
 }
 
 /* Run tool @argv in @c under strace (its bpf() calls): its exit status,
@@ -515,9 +670,9 @@ static int tool_run(const struct container *c, const char *const *argv)
 
 	for (i = 0; argv[i] && i < ARRAY_SIZE(traced) - 8; i++)
 		traced[7 + i] = argv[i];
-	unlink(STRACE_OUT);
+	unlink(ct_path(c, STRACE_OUT));
 	status = ct_run(c, traced);
-	read_strace();
+	read_strace(c);
 	return status;
 }
 
@@ -639,8 +794,10 @@ static bool ct_create(struct container *c)
 	       ASSERT_EQ(ping_ct(c, 1), 1, "ping the container");
 }
 
-/* An ICMP echo request, as bpftool prog run's data_in */
-static int write_packet(void)
+/* An ICMP echo request, as bpftool prog run's data_in, at PKT_FILE in
+ * @top (the host's root or Debian 13's)
+ */
+static int write_packet(const char *top)
 {
 	static const unsigned char pkt[42] = {
 		[12] = 0x08, [13] = 0x00,			/* ETH_P_IP */
@@ -648,23 +805,80 @@ static int write_packet(void)
 		[26] = 10, [27] = 21, [29] = 1, [30] = 10, [31] = 21, [33] = 2,
 		[34] = 8,					/* echo request */
 	};
-	FILE *f = fopen(PKT_FILE, "w");
+	char path[128];
+	FILE *f;
 	int err = 0;
 
+	snprintf(path, sizeof(path), "%s%s", top, PKT_FILE);
+	f = fopen(path, "w");
 	if (!f)
 		return -errno;
 	if (fwrite(pkt, sizeof(pkt), 1, f) != 1)
 		err = -EIO;
 	if (fclose(f))
 		err = -errno;
-	return err ?: chmod(PKT_FILE, 0644) ? -errno : 0;
+	return err ?: chmod(path, 0644) ? -errno : 0;
 }
 
-/* Both containers, and the first one's rule: whether they run */
+/* Whether the kernel has the BPF token, and with it a BPF FS for a user
+ * namespace (not the stock kernel)
+ */
+static bool kernel_has_token(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool has = btf && btf__find_by_name_kind(btf, "bpf_token", BTF_KIND_STRUCT) > 0;
+
+	btf__free(btf);
+	return has;
+}
+
+/* Why @c cannot be made here, or NULL: Debian 13's packages were not
+ * fetched (make deps says why), or the kernel or the series at this
+ * commit has no BPF token for libbpf to use
+ */
+static const char *why_not(const struct container *c)
+{
+	static char why[192];
+	int fd, n;
+
+	if (c->top[0]) {
+		fd = open(DEBIAN13_JSON, O_RDONLY);
+		n = fd >= 0 ? read(fd, why, sizeof(why) - 1) : 0;
+		if (fd >= 0)
+			close(fd);
+		why[n > 0 ? n : 0] = 0;
+		if (!strstr(why, "\"available\": true")) {
+			snprintf(why, sizeof(why), "packages unavailable (%s)", DEBIAN13_JSON);
+			return why;
+		}
+	}
+	if (!c->token)
+		return NULL;
+	if (!kernel_has_token() ||
+	    !series_has("bpf: add BPF token support to BPF_PROG_LOAD command"))
+		return "this kernel has no BPF token";
+	return NULL;
+}
+
+/* The containers, and the rules of those with one: whether the first
+ * three run (the others say why they do not, in c->skip)
+ */
 static bool setup(bool check)
 {
-	if (!ct_create(&root_ct) || !ct_create(&granted_ct) || !ct_create(&norule_ct))
-		return false;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(all_ct); i++) {
+		all_ct[i]->skip = why_not(all_ct[i]);
+		/* Debian 13's libbpf takes a pin directory bound on
+		 * /sys/fs/bpf for a BPF FS to make a token from, and fails
+		 * (EINVAL: not its root): where the kernel mounts one in a
+		 * user namespace, it gets one of its own, delegating nothing
+		 */
+		all_ct[i]->own_bpffs = all_ct[i]->token ||
+				       (all_ct[i]->top[0] && kernel_has_token());
+		if (!all_ct[i]->skip && !ct_create(all_ct[i]))
+			return false;
+	}
 	if (check) {
 		/* nothing in it has a capability of the initial user namespace */
 		ASSERT_EQ(ct_call(&granted_ct, cpumap_create), -EPERM, "cpumap (CAP_BPF)");
@@ -681,12 +895,17 @@ static bool setup(bool check)
 	/* memory is not what this test is about: no memory.max, on purpose */
 	ASSERT_EQ(tool("add", granted_ct.cg, "--unbounded-memory"),
 		  hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
+	if (!granted13_ct.skip)
+		ASSERT_EQ(tool("add", granted13_ct.cg, "--unbounded-memory"),
+			  hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add, Debian 13");
+	if (!granted13_ct.skip && !ASSERT_OK(write_packet(DEBIAN13), "write the packet, Debian 13"))
+		return false;
 	if (hooks) {
 		ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "bpf-grant list");
 		ASSERT_TRUE(printed(granted_ct.cg), "the rule is listed");
 		ASSERT_FALSE(printed(norule_ct.cg), "none for the second container");
 	}
-	return ASSERT_OK(write_packet(), "write " PKT_FILE);
+	return ASSERT_OK(write_packet(""), "write " PKT_FILE);
 }
 
 /* The parity cell of a count: @n of PINGS through, or counted */
@@ -857,6 +1076,12 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 		ASSERT_TRUE(ct_printed("libxdp: Failed to load dispatcher: Permission denied"),
 			    "the dispatcher is refused");
 		ASSERT_TRUE(alone, "libxdp falls back to the program alone");
+	} else if (mode == M_TOKEN) {
+		/* libxdp's own check loads without the token */
+		ASSERT_TRUE(ct_printed("Compatibility check for dispatcher program failed: "
+				       "Operation not permitted"),
+			    "the dispatcher's check is refused");
+		ASSERT_TRUE(alone, "libxdp falls back to the program alone");
 	} else {
 		ASSERT_FALSE(alone, "root: the program goes into libxdp's dispatcher");
 	}
@@ -867,7 +1092,7 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 
 	status = tool_run(c, ARGS(XDP_LOADER, "status", "eth0"));
 	cell_status(c, S_XL_STATUS, status);
-	if (mode == M_GRANTED) {
+	if (mode == M_GRANTED || mode == M_TOKEN) {
 		ASSERT_NEQ(status, 0, "xdp-loader status fails");
 		ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
 			    "status: no fd from the program's id");
@@ -876,7 +1101,7 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 		ASSERT_TRUE(ct_printed("xdp_count"), "status: the program listed");
 	}
 	status = tool_run(c, ARGS(XDP_LOADER, "unload", "eth0", "--all"));
-	if (mode == M_GRANTED) {
+	if (mode == M_GRANTED || mode == M_TOKEN) {
 		ASSERT_NEQ(status, 0, "xdp-loader unload fails");
 		ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
 			    "unload: no fd from the program's id");
@@ -900,7 +1125,7 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 	if (ext_rule || mode != M_GRANTED)
 		return;
 	/* why the dispatcher is refused, where root loads it */
-	ASSERT_NEQ(ct_run(c, ARGS(BPFTOOL, "prog", "load", DISPATCHER, "/sys/fs/bpf/dispatcher")),
+	ASSERT_NEQ(ct_run(c, ARGS(c->bpftool, "prog", "load", DISPATCHER, "/sys/fs/bpf/dispatcher")),
 		   0, "bpftool prog load of the dispatcher, in the container");
 	ASSERT_TRUE(ct_printed("R1 pointer comparison prohibited"), "the verifier's reason");
 	ASSERT_OK(ct_run(NULL, ARGS(BPFTOOL, "prog", "load", DISPATCHER,
@@ -924,14 +1149,14 @@ static void test_xdp_loader_ext(void)
 /* bpftool map create, update, prog load (pinned) and prog run */
 static void test_bpftool(struct container *c)
 {
-	static const char *const create[] = {
-		BPFTOOL, "map", "create", "/sys/fs/bpf/counts", "type", "hash",
+	const char *const create[] = {
+		c->bpftool, "map", "create", "/sys/fs/bpf/counts", "type", "hash",
 		"key", "4", "value", "8", "entries", "16", "name", "counts", NULL,
 	};
-	static const char *const load[] = {
-		BPFTOOL, "prog", "load", XDP_COUNT_O, "/sys/fs/bpf/xdp_count", NULL,
+	const char *const load[] = {
+		c->bpftool, "prog", "load", XDP_COUNT_O, "/sys/fs/bpf/xdp_count", NULL,
 	};
-	bool refuse = mode_of(c) == M_REFUSED;
+	bool refuse = mode_of(c) == M_REFUSED, token = mode_of(c) == M_TOKEN;
 	long long before, after, value;
 	int status;
 
@@ -939,11 +1164,17 @@ static void test_bpftool(struct container *c)
 	cell_status(c, S_BT_MAP_CREATE, status);
 	if (refuse)
 		refused_check(status, "Operation not permitted", "bpftool map create");
-	if (refuse || !ASSERT_OK(status, "bpftool map create")) {
+	/* bpftool calls bpf_map_create() itself, and passes it no token */
+	if (token) {
+		ASSERT_NEQ(status, 0, "bpftool map create fails");
+		ASSERT_TRUE(ct_printed("map create failed: Operation not permitted"),
+			    "bpftool: map create refused");
+	}
+	if (refuse || token || !ASSERT_OK(status, "bpftool map create")) {
 		/* nothing to work on */
 		cell(c, S_BT_MAP_UPDATE, "not run: no map");
 	} else {
-		status = tool_run(c, ARGS(BPFTOOL, "map", "update", "pinned", "/sys/fs/bpf/counts",
+		status = tool_run(c, ARGS(c->bpftool, "map", "update", "pinned", "/sys/fs/bpf/counts",
 					  "key", "1", "0", "0", "0",
 					  "value", "42", "0", "0", "0", "0", "0", "0", "0"));
 		ASSERT_OK(status, "bpftool map update");
@@ -962,7 +1193,7 @@ static void test_bpftool(struct container *c)
 		return;
 	}
 	before = count_of(c, LIBBPF_PIN, IPPROTO_ICMP);
-	status = tool_run(c, ARGS(BPFTOOL, "-j", "prog", "run", "pinned", "/sys/fs/bpf/xdp_count",
+	status = tool_run(c, ARGS(c->bpftool, "-j", "prog", "run", "pinned", "/sys/fs/bpf/xdp_count",
 				  "data_in", PKT_FILE, "repeat", "1"));
 	ASSERT_OK(status, "bpftool prog run");
 	if (!status && !ct_printed("\"retval\":2"))
@@ -986,6 +1217,23 @@ static void run_script(struct container *c)
 	test_xdp_loader(c, false);
 	test_bpftool(c);
 	recording = false;
+}
+
+/* The script in @c, as one subtest; if @c could not be made here, each
+ * of its cells says why, and the subtest skips
+ */
+static void run_column(struct container *c)
+{
+	int s;
+
+	if (c->skip) {
+		for (s = 0; s < NR_STEPS; s++)
+			snprintf(cells[c->col][s], CELL_LEN, "not run: %s", c->skip);
+		printf("SKIP: not run: %s\n", c->skip);
+		test__skip();
+		return;
+	}
+	run_script(c);
 }
 
 /* A JSON string of @s on stdout */
@@ -1089,6 +1337,7 @@ void test_container_tools(void)
 	 * initramfs may not have yet (bpf-grant makes it)
 	 */
 	bool made_run = !mkdir("/run", 0755);
+	int i;
 
 	hooks = have_grant_hooks();
 	/* the containers' inits, orphaned by their runtime child, are ours */
@@ -1122,16 +1371,30 @@ void test_container_tools(void)
 		test_no_rule();
 	if (test__start_subtest("remove") && need_up())
 		test_remove(&granted_ct);
+	/* Debian 13's tools, under a rule, without, with a token; Debian
+	 * 12's with a token
+	 */
+	if (test__start_subtest("rule_d13") && need_up())
+		run_column(&granted13_ct);
+	if (test__start_subtest("no_rule_d13") && need_up())
+		run_column(&norule13_ct);
+	if (test__start_subtest("token_d13") && need_up())
+		run_column(&token13_ct);
+	if (test__start_subtest("token_d12") && need_up())
+		run_column(&token12_ct);
 	/* what each step did, where: for tools/parity-table.sh */
 	if (test__start_subtest("parity"))
 		print_parity();
 	/* everything back as it was, whatever failed */
-	if (hooks && access("/sys/fs/bpf/bpf-grant", F_OK) == 0)
+	if (hooks && access("/sys/fs/bpf/bpf-grant", F_OK) == 0) {
 		tool("remove", granted_ct.cg);
-	ct_destroy(&root_ct);
-	ct_destroy(&granted_ct);
-	ct_destroy(&norule_ct);
+		if (!granted13_ct.skip)
+			tool("remove", granted13_ct.cg);
+	}
+	for (i = 0; i < ARRAY_SIZE(all_ct); i++)
+		ct_destroy(all_ct[i]);
 	unlink(PKT_FILE);
+	unlink(DEBIAN13 PKT_FILE);
 	unlink(STRACE_OUT);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	if (made_run)

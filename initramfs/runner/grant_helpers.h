@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <linux/capability.h>
 #include <bpf/btf.h>
 
@@ -60,18 +61,59 @@ static inline int map_user_ns(unsigned int outside)
 	       write_file("/proc/self/gid_map", map);
 }
 
+/* Send @fd over unix socket @sock, or receive one: 0 or the fd, -errno
+ * (a BPF FS's fsopen() fd, between a container and its runtime)
+ */
+static inline int send_fd(int sock, int fd)
+{
+	char buf[CMSG_SPACE(sizeof(int))] = {}, byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = buf, .msg_controllen = sizeof(buf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static inline int recv_fd(int sock)
+{
+	char buf[CMSG_SPACE(sizeof(int))] = {}, byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = buf, .msg_controllen = sizeof(buf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -errno;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
+	return fd;
+}
+
 /* The subjects of the series' commits, from base to the commit the tests
  * were built with, one a line (initramfs/Makefile)
  */
 #define SERIES_FILE	"/tests/series"
 
-/* Whether the series the tests were built with has the commit @subject: an
+/* Whether the series the tests were built with has the commit @subject
+ * (series_has()); need_patch() skips the subtest if not: an
  * attack that a later commit stops SKIPs at the commits before it, so that
  * make series-check holds every commit to the tests of its own time. On
  * the tip, make ci's ci/tip.expect allows no SKIP, and tests/doc-figures.sh
  * checks that each @subject is a patch's.
  */
-static inline bool need_patch(const char *subject)
+static inline bool series_has(const char *subject)
 {
 	char line[512];
 	bool found = false;
@@ -86,6 +128,13 @@ static inline bool need_patch(const char *subject)
 		found = !strcmp(line, subject);
 	}
 	fclose(f);
+	return found;
+}
+
+static inline bool need_patch(const char *subject)
+{
+	bool found = series_has(subject);
+
 	if (!found) {
 		printf("SKIP: the series is older than '%s'\n", subject);
 		test__skip();

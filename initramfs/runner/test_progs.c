@@ -33,7 +33,7 @@ static struct {
 	bool subtest_skipped;
 	bool failed;		/* the test as a whole */
 	bool skipped;
-	char line[512];		/* diagnostic line being written */
+	char line[2048];	/* diagnostic line being written */
 	size_t line_len;
 	char skip_reason[128];	/* the last "SKIP: reason" line a test printed */
 } env;
