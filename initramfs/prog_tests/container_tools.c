@@ -32,9 +32,10 @@
  * does), which the container's root cannot walk through. Debian 13's
  * libbpf takes such a directory for a BPF FS to make a token from and
  * fails (BPF_TOKEN_CREATE: EINVAL, not its root), so where the kernel has
- * the token a Debian 13 container gets a BPF FS of its own, which the
- * runtime creates from the container's fsopen() fd, delegating nothing;
- * with a token, delegating every command and type ("any").
+ * the token a Debian 13 container gets a BPF FS of its own, delegating
+ * nothing; with a token, delegating every command and type ("any"). The
+ * administrator's tool makes it once the container runs
+ * (policy/bpf-token-mount.c: the container's fsopen(), root's fsconfig()).
  *
  * The columns (col_names): root (every capability of the initial user
  * namespace, no user namespace, in network, mount, PID and cgroup
@@ -87,6 +88,7 @@
 #define DEBIAN13	"/debian13"
 #define DEBIAN13_JSON	"/debian13.json"
 #define BPFTOOL_D13	"/usr/sbin/bpftool"
+#define TOKEN_MOUNT	"/bin/bpf-token-mount"
 #define STRACE		"/usr/bin/strace"
 #define PING		"/bin/ping"
 #define XDP_COUNT_O	"/container/xdp_count.o"
@@ -389,7 +391,8 @@ static int delegate(const struct container *c)
 /* @c's pin directory onto its /sys/fs/bpf, in a mount namespace of the
  * caller's own, which the container's copies: bound by root of the initial
  * user namespace, as a runtime does (file comment); a container with a
- * token gets its BPF FS later (ct_bpffs()). 0 or -errno.
+ * BPF FS of its own gets it later (bpf-token-mount, ct_create()). 0 or
+ * -errno.
  */
 static int bind_pins(const struct container *c)
 {
@@ -410,52 +413,10 @@ static int pins_tree(const struct container *c)
 	return open_tree(AT_FDCWD, c->pins, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 }
 
-/* In @c's user and mount namespaces: the BPF FS that its runtime (the
- * other end of @sock, ct_start()) creates, with every delegation option
- * for a container with a token, from the fsopen() fd handed to it,
- * mounted on its /sys/fs/bpf. 0 or -errno.
- */
-static int ct_bpffs(const struct container *c, int sock)
-{
-	int fs_fd = fsopen("bpf", FSOPEN_CLOEXEC), mnt_fd, err = 0;
-
-	if (fs_fd < 0)
-		return -errno;
-	if (send_fd(sock, fs_fd) || recv_fd(sock) < 0)
-		err = -EIO;
-	mnt_fd = err ? -1 : fsmount(fs_fd, FSMOUNT_CLOEXEC, 0);
-	if (!err && (mnt_fd < 0 || move_mount(mnt_fd, "", AT_FDCWD,
-					      ct_path(c, "/sys/fs/bpf"),
-					      MOVE_MOUNT_F_EMPTY_PATH)))
-		err = -errno;
-	close(fs_fd);
-	return err;
-}
-
-/* The runtime's half of ct_bpffs(): 0 or -errno */
-static int delegate_bpffs(int sock, bool delegate)
-{
-	static const char *const options[] = {
-		"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
-	};
-	int fs_fd = recv_fd(sock), i, err = 0;
-
-	if (fs_fd < 0)
-		return fs_fd;
-	for (i = 0; delegate && !err && i < ARRAY_SIZE(options); i++)
-		if (fsconfig(fs_fd, FSCONFIG_SET_STRING, options[i], "any", 0))
-			err = -errno;
-	if (!err && fsconfig(fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
-		err = -errno;
-	if (!err)
-		err = send_fd(sock, fs_fd);
-	close(fs_fd);
-	return err;
-}
-
 /* A Debian 13 container's root: sysfs of its network namespace (libbpf
- * reads the kernel's BTF there), its BPF FS on it (ct_bpffs()), and its
- * own tree as its root, a mount point (its init makes its mounts private)
+ * reads the kernel's BTF there), on stock 6.1 its pin directory on it,
+ * and its own tree as its root, a mount point (its init makes its mounts
+ * private)
  */
 static int ct_sysfs(const struct container *c, int pins_fd)
 {
@@ -506,8 +467,7 @@ static int ct_start(struct container *c)
 		if ((!c->root && (setresgid(0, 0, 0) || setgroups(0, NULL) ||
 				  setresuid(0, 0, 0))) ||
 		    unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWCGROUP) ||
-		    ct_sysfs(c, pins_fd) || (c->own_bpffs && ct_bpffs(c, sk[1])) ||
-		    ct_chroot(c))
+		    ct_sysfs(c, pins_fd) || ct_chroot(c))
 			_exit(1);
 		pid = fork();
 		if (pid == 0)
@@ -524,9 +484,6 @@ static int ct_start(struct container *c)
 	err = err ?: c->root ? 0 : write_file(path, map);
 	if (!err && write(sk[0], "", 1) != 1)
 		err = -EIO;
-	/* its BPF FS, made with the delegation options by root here */
-	if (!err && c->own_bpffs)
-		err = delegate_bpffs(sk[0], c->token);
 	/* the init's word: it is set up, or why not */
 	if (!err && read(sk[0], &err, sizeof(err)) != sizeof(err))
 		err = -EIO;
@@ -776,6 +733,14 @@ static bool ct_create(struct container *c)
 	if (!ASSERT_OK(err, "start the container") || !ASSERT_GT(c->init, 0, "its init"))
 		return false;
 	snprintf(pid, sizeof(pid), "%d", c->init);
+	/* its BPF FS, from the administrator's tool, as a runtime would */
+	if (c->own_bpffs &&
+	    !ASSERT_OK(c->token ? ct_run(NULL, ARGS(TOKEN_MOUNT, pid, "--cmds", "any",
+						    "--maps", "any", "--progs", "any",
+						    "--attachs", "any")) :
+				  ct_run(NULL, ARGS(TOKEN_MOUNT, pid)),
+		       "bpf-token-mount"))
+		return false;
 	snprintf(proc, sizeof(proc), "/proc/%d", c->init);
 	/* its root is c->uid outside */
 	if (ASSERT_OK(stat(proc, &st) ? -errno : 0, "stat its init"))
@@ -887,6 +852,14 @@ static bool setup(bool check)
 		/* root's has them all */
 		ASSERT_OK(ct_call(&root_ct, cpumap_create), "cpumap, as root");
 		ASSERT_OK(ct_call(&root_ct, mount_bpffs), "mount bpffs, as root");
+	}
+	if (check) {
+		/* the administrator's tool names what is wrong */
+		ASSERT_EQ(ct_run(NULL, ARGS(TOKEN_MOUNT, "999999")), 1, "bpf-token-mount, no such PID");
+		ASSERT_TRUE(ct_printed("is 999999 a running process?"), "it says so");
+		ASSERT_EQ(ct_run(NULL, ARGS(TOKEN_MOUNT, "1", "--maps")), 2,
+			  "bpf-token-mount, an option without its value");
+		ASSERT_TRUE(ct_printed("usage: bpf-token-mount PID"), "its usage");
 	}
 	if (check && hooks) {
 		ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "bpf-grant list");
