@@ -4,6 +4,10 @@
 # config, kernel, guest-tests, initramfs, boot, verdict, expect, grant-off.
 # 'make ci' runs them in order; every stage skips work already done.
 
+# A developer's own settings (docs/harness.md): not in git, read first so
+# that the command line still wins.
+-include local.mk
+
 B := build
 KSRC := $(B)/linux
 KOBJ := $(B)/kernel
@@ -123,23 +127,38 @@ help: ## list the targets and the variables
 # One run of the selection unless REPEAT is given.
 test: ## build build/linux as it is (uncommitted edits too), boot once, judge; TEST=NAME[/SUBTEST]
 	@[ -e $(KSRC)/.git ] || { echo "test: no $(KSRC): run make import first" >&2; exit 2; }
+	@rm -f $(CI_O)/results.json
 	$(MAKE) --no-print-directory kernel guest-tests initramfs
-	$(MAKE) --no-print-directory boot verdict \
+	@$(MAKE) --no-print-directory boot verdict \
 		REPEAT=$(if $(filter command line environment,$(origin REPEAT)),$(REPEAT),1) \
-		KERNEL_ARGS="$(strip $(KERNEL_ARGS) $(if $(TEST),ci.test=$(TEST)))"
+		KERNEL_ARGS="$(strip $(KERNEL_ARGS) $(if $(TEST),ci.test=$(TEST)))" || { \
+		echo "test: $$(python3 tools/results.py line $(CI_O)/results.json 2> /dev/null || \
+			echo FAIL: no verdict); log: $(SERIAL_LOG); rerun: make test$(if $(TEST), TEST=$(TEST))"; \
+		exit 1; }
+	@echo "test: PASS, $$(python3 tools/results.py counts $(CI_O)/results.json); results in $(CI_O)/"
 
+# The last line says how it ended: PASS with the counts and the time, or
+# the stage that failed, why (the verdict's reason once there is one), its
+# log and the command that runs it again.
 ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
-	@mkdir -p $(CI_O); : > $(CI_O)/times
-	@for s in $(STAGES); do \
+	@mkdir -p $(CI_O); : > $(CI_O)/times; rm -f $(CI_O)/results.json
+	@t0=$$(date +%s); for s in $(STAGES); do \
 		start=$$(date +%s); \
 		[ -z "$$GITHUB_ACTIONS" ] || echo "::group::make $$s"; \
 		$(MAKE) --no-print-directory $$s || { \
 			[ -z "$$GITHUB_ACTIONS" ] || echo "::endgroup::"; \
-			echo "ci: stage '$$s' failed (see above)"; exit 1; }; \
+			why=; case $$s in boot|verdict|expect) why=$$(python3 tools/results.py \
+				line $(CI_O)/results.json 2> /dev/null | sed -n 's/^FAIL: */: /p');; esac; \
+			case $$s in boot) log=$(SERIAL_LOG);; verdict) log=$(CI_O)/summary;; \
+			expect) log=$(CI_O)/results.json;; grant-off) log=$(GRANT_OFF_CI)/serial.log;; \
+			*) log="its output above";; esac; \
+			echo "ci: FAIL at stage $$s$$why; log: $$log; rerun: make $$s"; exit 1; }; \
 		[ -z "$$GITHUB_ACTIONS" ] || echo "::endgroup::"; \
 		echo "$$s $$(($$(date +%s) - start))" >> $(CI_O)/times; \
 	done; \
-	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'
+	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'; \
+	counts=$$(python3 tools/results.py counts $(CI_O)/results.json); \
+	echo "ci: PASS, $$counts, $$(($$(date +%s) - t0)) s; results in $(CI_O)/"
 
 # make check runs as on a brand-new machine: none of the user's git
 # configuration (no identity), an empty home, no locale, no sbin in PATH.
