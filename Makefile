@@ -97,7 +97,7 @@ export CCACHE_NOHASHDIR := 1
 # with CC against libc's headers, which none of our builds does.
 # An .incbin's file is not in that dependency file either: the kernel's
 # compiler, tools/ccache-gcc.sh, compiles a source with one without ccache.
-# What a cold build through ccache costs: README's kernel-cost block.
+# What a cold build through ccache costs: docs/measurements.md's kernel-cost block.
 export CCACHE_DEPEND := 1
 
 STAGES := deps import config kernel guest-tests initramfs boot verdict expect grant-off
@@ -238,10 +238,10 @@ upstream-selftests: ## the tree's own BPF selftests (test_verifier, test_maps, a
 	tools/upstream-selftests.sh $(KSRC) main $(B)/kernel-upstream $(BASE_SRC) \
 		$(B)/base/kernel-upstream $(UPSTREAM_O) $(UPSTREAM_O)/tree-test-progs
 
-# README's block of figures comes from the run that tests/fixtures/
+# docs/measurements.md's block of figures comes from the run that tests/fixtures/
 # upstream-run keeps, which tests/upstream-results.sh checks it against.
-upstream-doc: ## README's upstream-selftests figures, from build/upstream (after make upstream-selftests)
-	python3 tools/upstream_results.py doc update $(UPSTREAM_O) tests/fixtures/upstream-run README.md
+upstream-doc: ## docs/measurements.md's upstream-selftests figures, from build/upstream (after make upstream-selftests)
+	python3 tools/upstream_results.py doc update $(UPSTREAM_O) tests/fixtures/upstream-run docs/measurements.md
 
 selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
 	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
@@ -288,10 +288,10 @@ rebase-abort: ## give up a make rebase that stopped: the tree back as it was, th
 versions: ## [APPLY_ONLY=1] [VERSIONS=...] [VERSIONS_STAGES=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
 	tools/versions.sh $(OVERLAY) $(B)/versions
 
-# README's table of versions comes from the run tests/fixtures/
+# docs/versions.md's table of versions comes from the run tests/fixtures/
 # versions-run keeps, which tests/versions-doc.sh checks it against.
-versions-doc: ## README's table of versions, from build/versions (after make versions)
-	python3 tools/versions_doc.py update $(B)/versions tests/fixtures/versions-run README.md
+versions-doc: ## docs/versions.md's table of versions, from build/versions (after make versions)
+	python3 tools/versions_doc.py update $(B)/versions tests/fixtures/versions-run docs/versions.md
 
 config: $(KOBJ)/.config ## merge ci/kernel.config onto tinyconfig and check it
 
@@ -396,10 +396,10 @@ bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by s
 kernel-cost: ## what make ci's kernel costs to build from scratch, and each part of its config: build/kernel-cost/
 	tools/kernel-cost.sh $(KSRC) $(B)/kernel-cost ci/kernel.config
 
-# README's block comes from the run tests/fixtures/kernel-cost-run keeps,
+# docs/measurements.md's block comes from the run tests/fixtures/kernel-cost-run keeps,
 # which tests/bench-report.sh checks it against.
-kernel-cost-doc: ## README's kernel build figures, from build/kernel-cost (after make kernel-cost)
-	python3 tools/bench_report.py kernel-cost-doc update $(B)/kernel-cost tests/fixtures/kernel-cost-run README.md
+kernel-cost-doc: ## docs/measurements.md's kernel build figures, from build/kernel-cost (after make kernel-cost)
+	python3 tools/bench_report.py kernel-cost-doc update $(B)/kernel-cost tests/fixtures/kernel-cost-run docs/measurements.md
 
 # Not part of check: one build and boot per mutant (.github/workflows/daily.yml,
 # in shards).

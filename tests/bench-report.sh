@@ -73,7 +73,7 @@ else
 	echo "not ok kernel-cost: builds without the floor exit $got, want 2"; status=1
 fi
 # make kernel-cost-doc: the block written from a run checks; an edited
-# figure does not; README's block is that of the kept run
+# figure does not; docs/measurements.md's block is that of the kept run
 mkdir "$tmp/kc"
 cp "$f/run/kernel-cost/kernel-cost.csv" "$tmp/kc/"
 printf 'date\t2027-01-02\ncpus\t4\naccel\ttcg\n' > "$tmp/kc/run.tsv"
@@ -94,10 +94,10 @@ if python3 tools/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/d
 else
 	echo "ok kernel-cost-doc check: an edited figure fails"
 fi
-if python3 tools/bench_report.py kernel-cost-doc check tests/fixtures/kernel-cost-run README.md; then
-	echo "ok README's kernel-cost block"
+if python3 tools/bench_report.py kernel-cost-doc check tests/fixtures/kernel-cost-run docs/measurements.md; then
+	echo "ok docs/measurements.md's kernel-cost block"
 else
-	echo "not ok README's kernel-cost block"; status=1
+	echo "not ok docs/measurements.md's kernel-cost block"; status=1
 fi
 check bench.json 0 json "$f/run" tcg 2026-12-04 "x86_64, AMD EPYC, 2 CPUs"
 check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"

@@ -77,11 +77,11 @@ if python3 tools/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" 2> /dev
 else
 	echo "ok doc check: an edited figure fails"
 fi
-# README's block is that of the run tests/fixtures/upstream-run keeps
-if python3 tools/upstream_results.py doc check tests/fixtures/upstream-run README.md; then
-	echo "ok README's upstream-selftests block"
+# docs/measurements.md's block is that of the run tests/fixtures/upstream-run keeps
+if python3 tools/upstream_results.py doc check tests/fixtures/upstream-run docs/measurements.md; then
+	echo "ok docs/measurements.md's upstream-selftests block"
 else
-	echo "not ok README's upstream-selftests block"
+	echo "not ok docs/measurements.md's upstream-selftests block"
 	status=1
 fi
 exit $status

@@ -3,7 +3,7 @@
 #
 # make versions-doc (tools/versions_doc.py): the table of make versions
 # written into a document's block from a run, then checked against the
-# run kept; an edited figure fails the check; and README.md's block is
+# run kept; an edited figure fails the check; and docs/versions.md's block is
 # that of the run tests/fixtures/versions-run/ keeps.
 set -eu
 cd "$(dirname "$0")/.."
@@ -62,6 +62,6 @@ printf 'text\n' > "$out/none.md"
 result "check: a document without the block fails" $s
 
 s=0
-python3 tools/versions_doc.py check "$f" README.md || s=1
-result "README's versions block is that of $f" $s
+python3 tools/versions_doc.py check "$f" docs/versions.md || s=1
+result "docs/versions.md's versions block is that of $f" $s
 exit $status

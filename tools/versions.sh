@@ -33,7 +33,7 @@
 # (tools/versions_doc.py); OUT_DIR/run.tsv says when and where the run
 # was made: date, cpus, accel (tools/lib.sh's run_facts). make
 # versions-doc keeps both in tests/fixtures/versions-run/ and writes the
-# table into README.md.
+# table into docs/versions.md.
 #
 # usage: versions.sh OVERLAY_DIR OUT_DIR
 set -eu
@@ -221,4 +221,4 @@ done
 python3 "$tools/versions_doc.py" markdown "$out/versions.tsv" > "$out/versions.md"
 run_facts > "$out/run.tsv"
 cat "$out/versions.md"
-note "table in $out/versions.tsv and $out/versions.md (stages run: $stages); make versions-doc puts it in README.md"
+note "table in $out/versions.tsv and $out/versions.md (stages run: $stages); make versions-doc puts it in docs/versions.md"
