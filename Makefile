@@ -113,10 +113,29 @@ BASE_SRC := $(B)/base/linux
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
-help: ## list the targets and the variables
-	@echo "Targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		sed 's/:.*## /\t/' | expand -t 20 | sed 's/^/  /'
+# make help's groups, by role; a target with a ## comment in none of them
+# makes make help fail, so that none is left out.
+HELP_GROUPS := \
+	everyday:test,ci,check,run,shell,boot,verdict,ci-base,help \
+	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean \
+	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
+	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
+	figures:bench,parity-table,upstream-doc,versions-doc,kernel-cost-doc \
+	ci:check-faults,check-kunit,shellcheck,gh-local
+
+help: ## list the targets, by role, and the variables
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | \
+		awk -F'\t' -v groups="$(HELP_GROUPS)" ' \
+		{ what[$$1] = $$2; order[++n] = $$1 } \
+		END { ng = split(groups, g, " "); \
+			for (i = 1; i <= ng; i++) { split(g[i], kv, ":"); \
+				printf "%s targets:\n", kv[1]; nt = split(kv[2], t, ","); \
+				for (j = 1; j <= nt; j++) { if (!(t[j] in what)) { \
+					print "help: " t[j] " has no ## comment" > "/dev/stderr"; bad = 1 } \
+					printf "  %-20s%s\n", t[j], what[t[j]]; seen[t[j]] = 1 } } \
+			for (i = 1; i <= n; i++) if (!(order[i] in seen)) { \
+				print "help: target " order[i] " is in no group of HELP_GROUPS" > "/dev/stderr"; bad = 1 } \
+			exit bad }'
 	@echo "Variables (make TARGET NAME=VALUE; docs/harness.md says more):"
 	@sed -n '/^## Variables$$/,/^## /p' docs/harness.md | tr -d '`' | \
 		awk -F' [|] ' '/^[|] [A-Z]/ && NF == 3 { sub(/ [|]$$/, "", $$3); \

@@ -157,6 +157,10 @@ for t in $targets; do
 	grep -q "^| [^|]*\`$t\`" "$harness" || missing="$missing $t"
 done
 check "every target of make help is in docs/harness.md" "${missing:- all there}" " all there"
+# make help groups every target by role (HELP_GROUPS), and fails on one
+# left out
+check "make help: every target in a group" \
+	"$(make -s -C "$top" --no-print-directory help > /dev/null 2>&1 && echo yes || echo no)" yes
 check "docs/harness.md's pipeline table: STAGES, in order" \
 	"$(sed -n '/^## The pipeline: make ci$/,/^## /p' "$harness" |
 		sed -n 's/^| `\([a-z-]*\)` | .*/\1/p' | tr '\n' ' ' | sed 's/ $//')" "$stages"
