@@ -35,6 +35,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include "fd_pass.h"
 
 static const char *const options[] = {
 	"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
@@ -45,43 +46,6 @@ static int usage(void)
 	fprintf(stderr, "usage: bpf-token-mount PID [--cmds LIST] [--maps LIST] [--progs LIST]\n"
 			"                           [--attachs LIST] [--path PATH]\n");
 	return 2;
-}
-
-static int send_fd(int sock, int fd)
-{
-	char buf[CMSG_SPACE(sizeof(int))] = {}, byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char buf[CMSG_SPACE(sizeof(int))] = {}, byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
-	return fd;
 }
 
 /* The child: in @pid's namespaces and root, hand a BPF FS context to the

@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
+#include "fd_pass.h"
 #include <linux/capability.h>
 #include <bpf/btf.h>
 
@@ -59,46 +59,6 @@ static inline int map_user_ns(unsigned int outside)
 	return write_file("/proc/self/setgroups", "deny") ?:
 	       write_file("/proc/self/uid_map", map) ?:
 	       write_file("/proc/self/gid_map", map);
-}
-
-/* Send @fd over unix socket @sock, or receive one: 0 or the fd, -errno
- * (a BPF FS's fsopen() fd, between a container and its runtime)
- */
-static inline int send_fd(int sock, int fd)
-{
-	char buf[CMSG_SPACE(sizeof(int))] = {}, byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
-}
-
-static inline int recv_fd(int sock)
-{
-	char buf[CMSG_SPACE(sizeof(int))] = {}, byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = buf, .msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -errno;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
-	return fd;
 }
 
 /* The subjects of the series' commits, from base to the commit the tests
