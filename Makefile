@@ -365,9 +365,9 @@ grant-off: ## boot again with kernel.lsm_grant_disabled=1 locked: the off switch
 expect: ## check build/ci's results against ci/tip.expect (no skips)
 	tools/expect.sh $(CI_O)/results.json ci/tip.expect
 
-$(VERDICT): ci/verdict.c
+$(VERDICT): ci/verdict.c ci/splats.c ci/splats.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^)
 
 # A run failed by a kernel report (results.json's cause: docs/contracts.md)
 # gets its trace decoded (tools/decode.sh).

@@ -36,10 +36,10 @@
  * test output: it counts for nothing. Mixed indentation within one block
  * is read this way too: a line belongs to a block only at its column.
  *
- * Kernel reports: the rules of the splats file (ci/splats, or --splats
- * FILE), read at run time, name the console lines that are kernel
- * reports; the first report fails the run with the name of its rule, and
- * a panic outranks the others.
+ * Kernel reports: the rules of the splats file (ci/splats.c reads and
+ * matches them) name the console lines that are kernel reports; the
+ * first report fails the run with the name of its rule, and a panic
+ * outranks the others.
  *
  * The runner's own line: a test binary run with a subtest filter that
  * matches none of its subtests says "# no subtest named 'NAME'"
@@ -60,6 +60,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/types.h>
+#include "splats.h"
 
 #define MAX_TEXT	512	/* bytes kept of any stored line */
 #define MAX_DIAGS	32	/* diagnostic lines kept per test */
@@ -109,19 +110,6 @@ struct ctx {
 	char *line[CTX_LINES];
 	size_t n;		/* lines pushed; a ring for CTX_TAIL */
 	int want;		/* lines still to capture */
-};
-
-/* One line of the splats file: a report kind, or an allowed line */
-struct rule {
-	char *buf;		/* the line, cut into name and pieces */
-	const char *name;	/* NULL for an allow rule */
-	char **seg;		/* the pattern's pieces between '*'s */
-	size_t nseg;
-};
-
-struct splats {
-	struct rule *rule;
-	size_t n, cap;
 };
 
 struct state {
@@ -572,44 +560,6 @@ static size_t ctx_count(const struct ctx *c)
 static const char *ctx_get(const struct ctx *c, size_t i)
 {
 	return c->line[(c->n - ctx_count(c) + i) % CTX_LINES];
-}
-
-/* Where the pieces of @r's pattern occur in @line in order, or NULL */
-static const char *rule_match(const struct rule *r, const char *line)
-{
-	const char *at = NULL, *p = line, *hit;
-	size_t i;
-
-	for (i = 0; i < r->nseg; i++) {
-		hit = strstr(p, r->seg[i]);
-		if (!hit)
-			return NULL;
-		at = at ? at : hit;
-		p = hit + strlen(r->seg[i]);
-	}
-	return at;
-}
-
-/* The first report rule @line matches, unless an allow rule matches it. */
-static const struct rule *find_splat(const struct splats *sp,
-				     const char *line, const char **at)
-{
-	const struct rule *found = NULL;
-	const char *hit;
-	size_t i;
-
-	for (i = 0; i < sp->n; i++) {
-		hit = rule_match(&sp->rule[i], line);
-		if (!hit)
-			continue;
-		if (!sp->rule[i].name)
-			return NULL;
-		if (!found) {
-			found = &sp->rule[i];
-			*at = hit;
-		}
-	}
-	return found;
 }
 
 static int match_console(const struct state *st, const char *line,
@@ -1510,130 +1460,6 @@ static int write_junit(const struct state *st, const char *file, int cat,
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;
-}
-
-/* Split @pat at its '*'s into @r's pieces, dropping empty ones. */
-static int split_pattern(struct rule *r, char *pat)
-{
-	char *p, *star;
-
-	r->seg = calloc(strlen(pat) / 2 + 1, sizeof(*r->seg));
-	if (!r->seg)
-		return -ENOMEM;
-	for (p = pat; p; p = star ? star + 1 : NULL) {
-		star = strchr(p, '*');
-		if (star)
-			*star = '\0';
-		if (*p)
-			r->seg[r->nseg++] = p;
-	}
-	return r->nseg ? 0 : -EINVAL;
-}
-
-/* "NAME PATTERN" or "allow PATTERN", in r->buf */
-static int parse_rule(struct rule *r)
-{
-	char *name = r->buf, *pat, *end;
-
-	pat = name + strcspn(name, " \t");
-	if (!*pat)
-		return -EINVAL;
-	*pat++ = '\0';
-	pat += strspn(pat, " \t");
-	end = pat + strlen(pat);
-	while (end > pat && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = '\0';
-	if (strchr(name, '*'))
-		return -EINVAL;
-	r->name = strcmp(name, "allow") ? name : NULL;
-	return split_pattern(r, pat);
-}
-
-static struct rule *new_rule(struct splats *sp)
-{
-	struct rule *rule;
-	size_t cap;
-
-	if (sp->n == sp->cap) {
-		cap = sp->cap ? 2 * sp->cap : 16;
-		rule = realloc(sp->rule, cap * sizeof(*rule));
-		if (!rule)
-			return NULL;
-		sp->rule = rule;
-		sp->cap = cap;
-	}
-	rule = &sp->rule[sp->n++];
-	memset(rule, 0, sizeof(*rule));
-	return rule;
-}
-
-static void free_splats(struct splats *sp)
-{
-	size_t i;
-
-	for (i = 0; i < sp->n; i++) {
-		free(sp->rule[i].seg);
-		free(sp->rule[i].buf);
-	}
-	free(sp->rule);
-	sp->rule = NULL;
-	sp->n = sp->cap = 0;
-}
-
-/* Read the rules of @f; *lineno says where an error is. */
-static int read_splats(struct splats *sp, FILE *f, size_t *lineno)
-{
-	struct rule *r;
-	char *line = NULL, *s;
-	size_t cap = 0, reports = 0;
-	int err = 0;
-
-	while (!err && getline(&line, &cap, f) >= 0) {
-		++*lineno;
-		line[strcspn(line, "\r\n")] = '\0';
-		s = line + strspn(line, " \t");
-		if (!*s || *s == '#')
-			continue;
-		r = new_rule(sp);
-		if (!r) {
-			err = -ENOMEM;
-			break;
-		}
-		r->buf = strdup(s);
-		err = r->buf ? parse_rule(r) : -ENOMEM;
-		reports += r->name != NULL;
-	}
-	if (!err && ferror(f))
-		err = -EIO;
-	else if (!err && !reports)
-		err = -ENODATA;		/* a file of no rules finds nothing */
-	free(line);
-	return err;
-}
-
-static int load_splats(struct splats *sp, const char *file)
-{
-	FILE *f = fopen(file, "r");
-	size_t lineno = 0;
-	int err;
-
-	if (!f) {
-		fprintf(stderr, "verdict: %s: %s (--splats FILE names the kernel report rules)\n",
-			file, strerror(errno));
-		return 2;
-	}
-	err = read_splats(sp, f, &lineno);
-	fclose(f);
-	if (err == -EINVAL)
-		fprintf(stderr, "verdict: %s:%zu: not a rule: 'NAME PATTERN' or 'allow PATTERN'\n",
-			file, lineno);
-	else if (err == -ENODATA)
-		fprintf(stderr, "verdict: %s: no report rules\n", file);
-	else if (err)
-		fprintf(stderr, "verdict: %s: %s\n", file, strerror(-err));
-	if (err)
-		free_splats(sp);
-	return err ? 2 : 0;
 }
 
 struct opts {

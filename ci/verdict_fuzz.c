@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * verdict_fuzz - libFuzzer target for ci/verdict.c: each input is a
- * console log, run through the whole verdict (parse, verdict, summary,
- * --ktap and --junit writers) as the program runs it.
+ * verdict_fuzz - libFuzzer target for ci/verdict.c (linked with
+ * ci/splats.c): each input is a console log, run through the whole
+ * verdict (parse, verdict, summary, --ktap and --junit writers) as the
+ * program runs it.
  *
  * Built by tools/fuzz.sh (make fuzz). The splats rules are read once,
  * from $VERDICT_SPLATS or ci/splats.

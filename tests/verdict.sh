@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build ci/verdict.c (make's rule for build/tools/verdict, the one the
+# Build ci/verdict.c and ci/splats.c (make's rule for build/tools/verdict, the one the
 # pipeline runs) and run it on every recorded log in ci/fixtures/.
 # NAME.expect is golden: its first line is the expected exit code, the rest
 # is the whole expected stdout, compared with diff -u.

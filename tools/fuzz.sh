@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# fuzz: build ci/verdict_fuzz.c with libFuzzer, ASan and UBSan, and fuzz
+# fuzz: build ci/verdict_fuzz.c (with ci/splats.c) with libFuzzer, ASan and UBSan, and fuzz
 # the verdict parser for FUZZ_SECONDS (60 by default), seeded from
 # ci/fuzz-corpus/ and the recorded logs of ci/fixtures/. What it learns
 # stays in OUT/corpus for the next run; a crash leaves OUT/crash-* and
@@ -30,7 +30,7 @@ mkdir -p "$out/corpus"
 bin=$out/verdict-fuzz
 clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Wextra -Werror \
-	-o "$bin" "$top/ci/verdict_fuzz.c" ||
+	-o "$bin" "$top/ci/verdict_fuzz.c" "$top/ci/splats.c" ||
 	die "building $bin failed (see above)"
 for log in "$top"/ci/fixtures/*.log; do
 	[ -e "$out/corpus/fixture-${log##*/}" ] ||
