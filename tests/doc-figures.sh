@@ -13,6 +13,8 @@
 #   docs/harness.md's tables of targets: every target make help lists;
 #     its pipeline table: the stages of STAGES, in order.
 #   The stages as the Makefile's header and README.md list them.
+#   What make check runs (its recipe, its help, README.md), and the
+#     variables it passes (FRESH_ENV, docs/harness.md).
 #   README.md's REPEAT and the init's test timeout; docs/harness.md's
 #     test timeout and the faults' idle timeout and list of faults
 #     (tests/faults.sh).
@@ -183,6 +185,32 @@ check "the init's test timeout (docs/harness.md's notes, initramfs/init)" \
 	"$(sed -n 's/.*(`ci.test_timeout`, \([0-9]*\) s by default).*/\1/p' "$harness")" \
 	"$init_timeout"
 
+# What make check runs: each target of its recipe is named by its ##
+# comment (make help), README.md's quick start and README.md's table;
+# series-check is not among them, and README.md says it runs apart
+runs=$(sed -n '/^check: /,/^$/p' "$mk" | sed -n 's/.*--no-print-directory \([a-z-]*\)$/\1/p')
+check_help=$(sed -n 's/^check: .*## //p' "$mk")
+check_quick=$(sed -n 's/^ *make check *# //p' "$readme")
+check_row=$(sed -n 's/^| `make check` | \(.*\) |$/\1/p' "$readme")
+unnamed=
+for t in $runs; do
+	for text in "$check_help" "$check_quick" "$check_row"; do
+		printf '%s\n' "$text" | tr -c 'a-z-' '\n' | grep -qx -- "$t" ||
+			unnamed="$unnamed $t"
+	done
+done
+check "what make check runs (the Makefile's help, README.md twice)" \
+	"${unnamed:- all named}" " all named"
+check "series-check is not in make check (README.md, the Makefile)" \
+	"$(printf '%s\n' "$check_row" | grep -q '`series-check`.* jobs of their own' && echo apart)" \
+	"$(printf '%s\n' "$runs" | grep -qx series-check || echo apart)"
+# The variables make check passes through (FRESH_ENV), as
+# docs/harness.md lists them
+check "FRESH_ENV's variables (docs/harness.md, the Makefile)" \
+	"$(sed -n '/^- `make check` passes only/,/FRESH_ENV/p' "$harness" |
+		grep -o '`[A-Z_]*`' | tr -d '`' | grep -vx FRESH_ENV | sort | tr '\n' ' ')" \
+	"$(sed -n 's/.*\$(foreach v,\([A-Z_ ]*\),.*/\1/p' "$mk" | tr ' ' '\n' | sort | tr '\n' ' ')"
+
 # The faults
 idle=$(sed -n 's/^IDLE=\([0-9]*\)$/\1/p' "$top/tests/faults.sh")
 check "the faults' idle timeout (docs/harness.md, tests/faults.sh)" \
@@ -250,7 +278,7 @@ number() {
 	*) echo "$1" ;;
 	esac
 }
-rounds=$(sed -n 's/^for round in \(.*\); do$/\1/p' "$top/tools/bench.sh" | wc -w)
+rounds=$(sed -n 's/^[[:space:]]*for round in \(.*\); do$/\1/p' "$top/tools/bench.sh" | wc -w)
 check "bench's rounds (tools/bench.sh's header, its loop)" \
 	"$(number "$(sed -n 's/^#.*(\([a-z]*\) rounds).*/\1/p' "$top/tools/bench.sh")")" "$rounds"
 check "bench's rounds (docs/measurements.md, tools/bench.sh's loop)" \
