@@ -252,7 +252,7 @@ parity-table: ## docs/container.md's parity table (container_tools) from make ci
 # against the tip's vmlinux in build/upstream/tree-test-progs.
 UPSTREAM_O := $(B)/upstream
 
-upstream-selftests: ## the tree's own BPF selftests (test_verifier, test_maps, all of test_progs) on base and on the tip, side by side
+upstream-selftests: $(VERDICT) ## the tree's own BPF selftests (test_verifier, test_maps, all of test_progs) on base and on the tip, side by side
 	$(MAKE) --no-print-directory kernel kernel-base KCONFIG=upstream
 	tools/upstream-selftests.sh $(KSRC) main $(B)/kernel-upstream $(BASE_SRC) \
 		$(B)/base/kernel-upstream $(UPSTREAM_O) $(UPSTREAM_O)/tree-test-progs
@@ -376,7 +376,7 @@ verdict: $(VERDICT) ## parse the serial log: summary, KTAP, JUnit and JSON in bu
 	@status=0; $(VERDICT) --splats ci/splats --ktap $(CI_O)/results.ktap \
 		--junit $(CI_O)/results.xml --json $(CI_O)/results.json \
 		$(SERIAL_LOG) > $(CI_O)/summary || status=$$?; \
-	cat $(CI_O)/summary; \
+	ci/summary.sh $(CI_O)/summary; \
 	if [ "$$(python3 tools/results.py cause $(CI_O)/results.json)" = kernel-report ]; then \
 		tools/decode.sh $(KSRC) $(VMLINUX) $(SERIAL_LOG) $(CI_O)/decoded.log || true; \
 	fi; \

@@ -20,10 +20,15 @@
 # With LOG "-", the console is this terminal (make shell, make gdb): QEMU
 # runs in the foreground with no timeout; Ctrl-A X stops it.
 #
+# Where stderr is a terminal, the run shows as it goes: each top-level
+# test's result as its line reaches the console (coloured, unless
+# NO_COLOR is set), and after HEARTBEAT seconds without one, a line that
+# names the test running. Elsewhere (CI logs) it prints nothing more.
+#
 # usage: boot.sh BZIMAGE INITRAMFS LOG|- [EXTRA KERNEL ARGS]
 # env:   ACCEL=auto|kvm|tcg  BOOT_TIMEOUT=900  IDLE_TIMEOUT=660 (0: none;
 #        longer than the init's 600 s test timeout, which names the test)
-#        KVM_PROBE=5  ACCEL_CACHE=FILE
+#        KVM_PROBE=5  ACCEL_CACHE=FILE  HEARTBEAT=30
 #        SMP=2 (vCPUs)  QEMU_EXTRA= (more QEMU options, e.g. make bench's
 #        -icount, which takes TCG)
 set -eu
@@ -40,6 +45,7 @@ accel=${ACCEL:-auto}
 timeout=${BOOT_TIMEOUT:-900}
 idle=${IDLE_TIMEOUT:-660}
 probe=${KVM_PROBE:-5}
+heartbeat=${HEARTBEAT:-30}
 
 [ -f "$kernel" ] || die "$kernel is missing; run make kernel"
 [ -f "$initramfs" ] || die "$initramfs is missing; run make initramfs"
@@ -76,6 +82,30 @@ start_qemu() {
 	pid=$!
 }
 
+watch=no
+[ "$log" = - ] || [ ! -t 2 ] || watch=yes
+shown=0	# console lines watch_console() has read
+heard=0	# the boot's second of the last line it printed
+
+# On a terminal: the top-level results the console has now that it did
+# not have before, and a heartbeat after $heartbeat quiet seconds
+watch_console() {
+	lines=$(wc -l < "$log")
+	if [ "$lines" -gt "$shown" ]; then
+		sed -n "$((shown + 1)),${lines}p" "$log" | tr -d '\r' |
+			grep -a -E '^(not )?ok [0-9]+ ' | sed 's/^/  /' | paint >&2
+		# a result among them, or the first line: the boot is heard
+		sed -n "$((shown + 1)),${lines}p" "$log" | grep -a -q -E '^(not )?ok [0-9]+ ' &&
+			heard=$n
+		shown=$lines
+	fi
+	if [ $((n - heard)) -ge "$heartbeat" ]; then
+		running=$(sed -n 's/^# ci-init: running \([^ ]*\).*/\1/p' "$log" | tail -n 1 | tr -d '\r')
+		note "$n s: ${running:+$running running, }nothing new for $((n - heard)) s"
+		heard=$n
+	fi
+}
+
 # Wait for QEMU to exit. 0 if it did; else sets $why, the reason it is
 # still running, and returns 1: $timeout seconds passed, or $idle seconds
 # without console output. (Not in a subshell: an exited QEMU is a zombie
@@ -102,6 +132,7 @@ wait_qemu() {
 			quiet=0
 			size=$now
 		fi
+		[ "$watch" = no ] || watch_console
 	done
 	return 0
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include "splats.h"
 
 /* Where the pieces of @r's pattern occur in @line in order, or NULL */
@@ -176,4 +177,28 @@ int load_splats(struct splats *sp, const char *file)
 	if (err)
 		free_splats(sp);
 	return err ? 2 : 0;
+}
+
+int match_lines(const struct splats *sp, FILE *in, FILE *out)
+{
+	const struct rule *r;
+	const char *at;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int err = 0;
+
+	while (!err && (len = getline(&line, &cap, in)) >= 0) {
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		r = find_splat(sp, line, &at);
+		if (fprintf(out, "%s\n", r ? r->name : "-") < 0)
+			err = -EIO;
+	}
+	if (!err && (ferror(in) || fflush(out)))
+		err = -EIO;
+	free(line);
+	return err;
 }

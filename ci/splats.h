@@ -8,6 +8,7 @@
 #define CI_SPLATS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One line of the splats file: a report kind, or an allowed line */
 struct rule {
@@ -32,5 +33,10 @@ void free_splats(struct splats *sp);
  */
 const struct rule *find_splat(const struct splats *sp, const char *line,
 			      const char **at);
+
+/* verdict --match: for each line of @in, the report rule it matches, or
+ * "-", on a line of @out: 0, or -errno
+ */
+int match_lines(const struct splats *sp, FILE *in, FILE *out);
 
 #endif

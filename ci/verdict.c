@@ -4,7 +4,12 @@
  * kernel messages and the KTAP (version 1) output of the initramfs init.
  *
  * Usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] [--json OUT.json] LOG
- * Exit status: 0 PASS, 1 FAIL, 2 usage or I/O error.
+ *        verdict [--splats FILE] --match LOG
+ * Exit status: 0 PASS, 1 FAIL, 2 usage or I/O error. With --match, no
+ * verdict: for each line of LOG, the splats rule it matches ("-": none),
+ * a line each; exit 0, or 2. tools/upstream_results.py reads the kernel
+ * logs of make upstream-selftests this way, so that ci/splats has one
+ * reader.
  *
  * The log is untrusted: lines of any length, NUL bytes, CRLF and binary
  * garbage are accepted; stored text is truncated to MAX_TEXT bytes.
@@ -1464,6 +1469,7 @@ static int write_junit(const struct state *st, const char *file, int cat,
 
 struct opts {
 	const char *ktap, *junit, *json, *log, *splats;
+	bool match;		/* --match: the rule of each line, no verdict */
 };
 
 static int fail_io(const char *what, int err)
@@ -1584,6 +1590,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		    option(argv, argc, &i, "json", &o->json) ||
 		    option(argv, argc, &i, "splats", &o->splats))
 			continue;
+		if (!strcmp(a, "--match")) {
+			o->match = true;
+			continue;
+		}
 		if ((a[0] != '-' || !a[1]) && !o->log)
 			o->log = a;
 		else
@@ -1601,7 +1611,9 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o)) {
 		fputs("usage: verdict [--splats FILE] [--ktap OUT.ktap] [--junit OUT.xml] [--json OUT.json] LOG\n"
-		      "  --splats: kernel report rules (default: " SPLATS_FILE ")\n",
+		      "       verdict [--splats FILE] --match LOG\n"
+		      "  --splats: kernel report rules (default: " SPLATS_FILE ")\n"
+		      "  --match: for each line of LOG, the rule it matches or -, no verdict\n",
 		      stderr);
 		return 2;
 	}
@@ -1613,7 +1625,12 @@ int main(int argc, char **argv)
 		free_splats(&sp);
 		return ret;
 	}
-	ret = verdict_log(&o, &sp, in);
+	if (o.match) {
+		ret = match_lines(&sp, in, stdout);
+		ret = ret ? fail_io(o.log, ret) : 0;
+	} else {
+		ret = verdict_log(&o, &sp, in);
+	}
 	if (in != stdin)
 		fclose(in);
 	free_splats(&sp);

@@ -87,7 +87,7 @@ table() {
 
 # Each default of the table, against the code
 rows=$(variables | cut -f1)
-known="BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE SMP ACCEL REPEAT TRIES FUZZ_SECONDS
+known="BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE SMP ACCEL HEARTBEAT REPEAT TRIES FUZZ_SECONDS
 TP_TIMEOUT ESCALATE ACCEL_CACHE CCACHE_DIR CI_O SERIAL_LOG INITRAMFS"
 for v in BOOT_TIMEOUT IDLE_TIMEOUT; do
 	check "$v (docs/harness.md, ci/boot.sh)" "$(table "$v" | sed 's/ .*//')" \
@@ -96,7 +96,7 @@ for v in BOOT_TIMEOUT IDLE_TIMEOUT; do
 		"$(table "$v" | sed -n 's/.*(\([0-9]*\) with KCONFIG=debug).*/\1/p')" \
 		"$(make_default "$v" debug)"
 done
-for v in KVM_PROBE SMP ACCEL; do
+for v in KVM_PROBE SMP ACCEL HEARTBEAT; do
 	check "$v (docs/harness.md, ci/boot.sh)" "$(table "$v")" "$(env_default "$v" "$boot")"
 done
 check "REPEAT (docs/harness.md, the Makefile)" "$(table REPEAT)" "$(make_default REPEAT)"

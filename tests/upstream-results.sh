@@ -5,7 +5,8 @@
 # (tools/upstream_results.py) on recorded logs: two boots that differ in a
 # test_progs test and the kernel log, and one that died mid-run, whose
 # results and the reports made from them must be the .expect files beside
-# them in tests/fixtures/upstream/.
+# them in tests/fixtures/upstream/. And with tests/fixtures/splats/, that
+# the verdict and this module read ci/splats alike (verdict --match).
 set -eu
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib.sh
@@ -17,10 +18,43 @@ status=0
 # $f/NAME.expect and its exit status EXPECTED_STATUS
 check() { check_tool tools/upstream_results.py "$f" "output differs" "$@" || status=1; }
 
+# the kernel logs are read by the verdict's own reader of ci/splats
+make -s --no-print-directory build/tools/verdict
 check base.results 0 parse "$f/base.log" "$f/test_verifier.names" ci/splats
 check tip.results 0 parse "$f/tip.log" "$f/test_verifier.names" ci/splats
 check truncated.results 1 parse "$f/truncated.log" "$f/test_verifier.names" ci/splats
 check base.tp 0 tp "$f/base.log"
+# One reader of ci/splats: with the OOM rules reordered (the report rule
+# first), the verdict and this module judge tests/fixtures/splats/oom.log
+# alike: the attacker's OOM report allowed, another's a report
+sp=tests/fixtures/splats
+build/tools/verdict --splats "$sp/reordered" --match "$sp/oom.log" > "$tmp/match"
+if [ "$(tr '\n' ' ' < "$tmp/match")" = "- - - - oom " ]; then
+	echo "ok verdict --match: the allow line wins, the other OOM is a report"
+else
+	echo "not ok verdict --match: $(tr '\n' ' ' < "$tmp/match")"
+	status=1
+fi
+got=0
+build/tools/verdict --splats "$sp/reordered" "$sp/oom.log" > "$tmp/verdict" || got=$?
+if [ "$got" = 1 ] && grep -q "^verdict: FAIL: kernel oom: .*stress invoked oom-killer" "$tmp/verdict"; then
+	echo "ok verdict: the other OOM fails the run"
+else
+	echo "not ok verdict: exit $got: $(head -n 1 "$tmp/verdict")"
+	status=1
+fi
+for only in grant_attacker:pass stress:fail; do
+	{ echo ust-dmesg-begin; grep -a "${only%:*} invoked" "$sp/oom.log"; echo ust-dmesg-end; } \
+		> "$tmp/dmesg.log"
+	python3 tools/upstream_results.py parse "$tmp/dmesg.log" "$f/test_verifier.names" \
+		"$sp/reordered" > "$tmp/dmesg.results" || true
+	if grep -qx "kernel-log	${only#*:}" "$tmp/dmesg.results"; then
+		echo "ok upstream_results: ${only%:*}'s OOM report: kernel-log ${only#*:}"
+	else
+		echo "not ok upstream_results: ${only%:*}'s OOM report: $(grep kernel-log "$tmp/dmesg.results")"
+		status=1
+	fi
+done
 check compare 0 compare "$f/base.results.expect" "$f/tip.results.expect"
 check rerun 0 verdicts "$f/rerun.list" "$f/base.tp" "$f/base-rerun.tp" -- \
 	"$f/tip.tp" "$f/tip-rerun.tp"

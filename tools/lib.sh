@@ -151,3 +151,21 @@ run_facts() {
 	printf 'date\t%s\ncpus\t%s\naccel\t%s\n' "$(date -u +%Y-%m-%d)" "$(nproc)" \
 		"$(cat "${ACCEL_CACHE:-$top/build/qemu-accel}" 2> /dev/null || echo "${ACCEL:-probed}")"
 }
+
+# paint: the lines of a KTAP result or summary on stdin, to stdout,
+# coloured where stdout is a terminal and NO_COLOR is empty
+# (no-color.org): a skip yellow, a failure ("not ok", verdict's "FAIL")
+# and a failed verdict red, "ok" and a passed verdict green. Elsewhere
+# (CI logs) they pass as they are.
+paint() {
+	if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+		esc=$(printf '\033')
+		awk -v g="${esc}[32m" -v r="${esc}[31m" -v y="${esc}[33m" -v o="${esc}[0m" '
+			/^ *SKIP |# SKIP/ { print y $0 o; next }
+			/^ *(not ok|FAIL) |^verdict: FAIL/ { print r $0 o; next }
+			/^ *ok |^verdict: PASS/ { print g $0 o; next }
+			{ print }'
+	else
+		cat
+	fi
+}

@@ -7,7 +7,9 @@ file it writes from a console log; the file formats are described there.
 Each subcommand reads its arguments' files and writes one file on stdout:
 
   parse LOG NAMES SPLATS      results.tsv of one boot (NAMES: the build's
-                              test_verifier.names; SPLATS: ci/splats);
+                              test_verifier.names; SPLATS: ci/splats,
+                              read by the verdict's own reader: $VERDICT,
+                              default build/tools/verdict --match);
                               exit 1 if test_verifier's results do not add
                               up to its own summary
   tp LOG                      test_progs.tsv of one boot
@@ -48,7 +50,9 @@ markers); carriage returns are dropped.
 
 import collections
 import math
+import os
 import re
+import subprocess
 import sys
 
 import docblock
@@ -67,28 +71,30 @@ def read_tsv(path):
 
 
 class Splats:
-    """ci/splats: 'NAME PATTERN' rules and 'allow PATTERN' lines, '*'
-    standing for any run of characters, matched anywhere in a line; the
-    first rule that matches names the line (ci/verdict.c reads it too)."""
+    """ci/splats, as the verdict reads it: the kernel reports among a
+    log's lines, by the rules of file PATH, found by verdict --match
+    (ci/splats.c), so that the rules have one reader."""
 
     def __init__(self, path):
-        self.rules = []
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.rstrip("\n")
-                if not line.strip() or line.startswith("#"):
-                    continue
-                name, _, pattern = line.partition(" ")
-                pattern = pattern.lstrip(" \t").rstrip(" \t")
-                regex = ".*".join(re.escape(p) for p in pattern.split("*"))
-                self.rules.append((name, re.compile(regex)))
+        self.path = path
+        self.verdict = os.environ.get("VERDICT") or os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "build", "tools", "verdict")
+        if not os.access(self.verdict, os.X_OK):
+            sys.exit("upstream_results: %s is missing; build it with make build/tools/verdict"
+                     % self.verdict)
 
-    def report(self, line):
-        """The kind of kernel report LINE is, or None."""
-        for name, regex in self.rules:
-            if regex.search(line):
-                return None if name == "allow" else name
-        return None
+    def reports(self, lines):
+        """The indexes of LINES that are kernel reports."""
+        text = "".join(line.replace("\n", " ") + "\n" for line in lines)
+        run = subprocess.run([self.verdict, "--splats", self.path, "--match", "-"],
+                             input=text.encode("utf-8", "replace"), capture_output=True,
+                             check=False)
+        names = run.stdout.decode("utf-8", "replace").splitlines()
+        if run.returncode or len(names) != len(lines):
+            sys.exit("upstream_results: verdict --match on %d lines: exit %d, %d answers: %s"
+                     % (len(lines), run.returncode, len(names),
+                        run.stderr.decode("utf-8", "replace").strip()))
+        return {i for i, name in enumerate(names) if name != "-"}
 
 
 def tp_result(status, passed, subpassed, skipped, failed):
@@ -151,7 +157,9 @@ def parse(log, names, splats):
         out.append((name, r))
         st["bin"] = ""
 
-    for line in read_log(log):
+    lines = read_log(log)
+    reports = splats.reports(lines)
+    for i, line in enumerate(lines):
         w = line.split()
         head = w[0] if w else ""
         if head == "ust-begin" and len(w) > 1:
@@ -178,7 +186,7 @@ def parse(log, names, splats):
         elif line == "ust-done":
             done = True
         elif dmesg or line.startswith("Kernel panic"):
-            if splats.report(line):
+            if i in reports:
                 splatted = True
         elif st["bin"] == "test_verifier" and VERIFIER_TEST.match(line):
             vflush()
