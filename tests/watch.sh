@@ -48,13 +48,13 @@ result "boot: a heartbeat names the test running" \
 		echo "not in $(cat -v "$tmp/shown")")"
 boot NO_COLOR=1 > "$tmp/shown"
 result "boot: NO_COLOR, no colour" \
-	"$(grep -q "^  not ok 2 second$" "$tmp/shown" && ! grep -q "$esc" "$tmp/shown" ||
+	"$({ grep -q "^  not ok 2 second$" "$tmp/shown" && ! grep -q "$esc" "$tmp/shown"; } ||
 		echo "not in $(cat -v "$tmp/shown")")"
 PATH="$tmp/bin:$PATH" ACCEL=tcg HEARTBEAT=2 "$top/ci/boot.sh" "$tmp/bzImage" "$tmp/initramfs" \
 	"$tmp/console" > "$tmp/out" 2> "$tmp/err" || true
 result "boot: with stderr a file, the notes alone" \
 	"$(! grep -q -e "ok 1 first" -e "nothing new" -e "$esc" "$tmp/out" "$tmp/err" ||
-		echo "$(cat "$tmp/err")")"
+		cat "$tmp/err")"
 
 # summary.sh on verdict's summary of a failed run
 sed 1d "$top/ci/fixtures/failed_subtest.expect" > "$tmp/summary"
@@ -63,8 +63,8 @@ result "summary: on a terminal, the failure in red" \
 	"$(grep -q "^${esc}\[31m  FAIL unpriv_refused_hash${esc}\[0m$" "$tmp/shown" ||
 		echo "not in $(cat -v "$tmp/shown")")"
 result "summary: on a terminal, no passed result, the counts, where the tree is" \
-	"$(! grep -q "ok   " "$tmp/shown" && grep -q "^2 passed, 1 failed, 1 skipped$" "$tmp/shown" &&
-		grep -q "^the whole tree: $tmp/summary$" "$tmp/shown" || echo "$(cat -v "$tmp/shown")")"
+	"$({ ! grep -q "ok   " "$tmp/shown" && grep -q "^2 passed, 1 failed, 1 skipped$" "$tmp/shown" &&
+		grep -q "^the whole tree: $tmp/summary$" "$tmp/shown"; } || cat -v "$tmp/shown")"
 "$top/ci/summary.sh" "$tmp/summary" > "$tmp/out"
 result "summary: elsewhere, the whole tree as it is" \
 	"$(cmp -s "$tmp/summary" "$tmp/out" || echo "differs from the summary")"

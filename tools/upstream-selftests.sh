@@ -12,7 +12,7 @@
 # each kernel from REV's tools/testing/selftests/bpf/bpf_testmod against
 # that kernel's build (make M=), next to test_progs, which loads it. Each
 # kernel boots once with them (initramfs/upstream-init). A test_progs test
-# whose results differ between the kernels runs again REPEAT times on both
+# whose results differ between the kernels runs again UPSTREAM_REPEAT times on both
 # (a second boot of each, with only those tests); one the tip then fails
 # more often than base, but not by enough to tell from chance, runs
 # ESCALATE times more on both (a third boot). Fails if a test fails on
@@ -22,7 +22,7 @@
 # usage: upstream-selftests.sh KSRC REV TIP_KOBJ BASE_KSRC BASE_KOBJ OUT TP_OUT
 # env:   BOOT_TIMEOUT (default 3600), ACCEL, as for ci/boot.sh;
 #        TP_TIMEOUT (seconds per test_progs test, default 600:
-#        verif_scale_pyperf600 took 219 s under TCG); REPEAT
+#        verif_scale_pyperf600 took 219 s under TCG); UPSTREAM_REPEAT
 #        (default 3); ESCALATE (default 16: of 20 runs a side, a test
 #        failing 5 on the tip and none on base is confirmed flaky-tip, 4
 #        are not)
@@ -51,7 +51,7 @@
 #   compare.tsv               NAME<TAB>BASE<TAB>TIP, "-" where a list lacks it
 #   rerun.list                the test_progs tests whose results differ
 #   {base,tip}/rerun/         the second boot (serial.log, test_progs.tsv:
-#                               REPEAT lines a test), when rerun.list has any
+#                               UPSTREAM_REPEAT lines a test), when rerun.list has any
 #   escalate.list             the tests of rerun.list flaky-tip-unconfirmed
 #                             after the second boots
 #   {base,tip}/escalate/      the third boot, as rerun/ (ESCALATE lines a
@@ -128,7 +128,7 @@ base_kobj=$5
 out=$6
 tp_out=$7
 here=$(cd "$(dirname "$0")/.." && pwd)
-repeat=${REPEAT:-3}
+repeat=${UPSTREAM_REPEAT:-3}
 tip_vmlinux=$tip_kobj/vmlinux
 config=$tip_kobj/.config
 
