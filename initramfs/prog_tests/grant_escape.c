@@ -70,6 +70,21 @@
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
  * they read kernel socket memory), which a grant of 1 does not give.
  *
+ * percpu_capbpf_unchanged: a creator with CAP_BPF is charged what stock
+ * 6.1 and mainline charge it, no more: its percpu_array's values, about
+ * PERCPU_BYTES a CPU, do not come into its cgroup's memory.current (the
+ * grantee's do: memcg_every_map_type). The charge cost its creation 8%.
+ *
+ * memcg_whole_attack: every kind of object at once, in one cgroup under
+ * memory.max = WHOLE_MAX, a rule that names every map type of
+ * memcg_every_map_type and socket filters. Round after round, the
+ * attacker pins one map of each type (of about 1 MiB, filled where its
+ * memory comes with updates) and one program with a JIT image, until
+ * each kind is refused, then makes a load that announces 256 MiB of line
+ * info, and exits. What its pins hold after it, the kernel memory the
+ * guest lost (MemAvailable), must stay within what the cgroup is charged
+ * plus WHOLE_SLACK, and so within WHOLE_MAX + WHOLE_SLACK.
+ *
  * pin_squat: root's ip and tc reuse a map pinned where they pin
  * (/sys/fs/bpf/tc/globals; xdp/ is a symlink to tc/) when it has the
  * shape their object declares, whoever pinned it. The attacker, with no
@@ -1170,23 +1185,13 @@ out:
  */
 static int kernel_map_type(const struct btf *btf, const char *name)
 {
-	const char *prefix = "BPF_MAP_TYPE_", *e_name;
-	int id = btf__find_by_name_kind(btf, "bpf_map_type", BTF_KIND_ENUM);
-	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	const struct btf_enum *e = t ? btf_enum(t) : NULL;
 	char lower[64];
-	int i, j;
+	int i, value;
 
-	for (i = 0; e && i < btf_vlen(t); i++, e++) {
-		e_name = btf__name_by_offset(btf, e->name_off);
-		if (strncmp(e_name, prefix, strlen(prefix)))
-			continue;
-		for (j = 0; e_name[strlen(prefix) + j] && j < sizeof(lower) - 1; j++)
-			lower[j] = tolower(e_name[strlen(prefix) + j]);
-		lower[j] = 0;
+	for (i = 0; kernel_map_type_at(btf, i, lower, sizeof(lower), &value); i++) {
 		if (name && !strcmp(lower, name))
-			return e->val;
-		if (!name && strcmp(lower, "unspec") && strcmp(lower, "struct_ops"))
+			return value;
+		if (!name && lower[0] && strcmp(lower, "unspec") && strcmp(lower, "struct_ops"))
 			ASSERT_TRUE(has_shape(lower), lower);
 	}
 	return 0;
@@ -1483,6 +1488,211 @@ out_unmap:
 	munmap(a, 2 * sizeof(*a));
 }
 
+#define PERCPU_BYTES	(1 << 20)
+
+/* Root's side: memory.current's growth over a percpu_array's creation */
+static void percpu_charged(const void *arg, void *out)
+{
+	long long before = cg_memory_current();
+	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, NULL, 4, 1024,
+				PERCPU_BYTES / 1024, NULL);
+
+	*(long long *)out = fd < 0 ? -errno : cg_memory_current() - before;
+	if (fd >= 0)
+		close(fd);
+}
+
+static void percpu_capbpf_unchanged(void)
+{
+	long long grew = -1;
+	int status;
+	long long *shared;
+	pid_t pid;
+
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+		return;
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!ASSERT_NEQ(shared, MAP_FAILED, "mmap"))
+		goto out;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (write_file(CG "/cgroup.procs", "0"))
+			_exit(1);
+		percpu_charged(NULL, shared);
+		_exit(0);
+	}
+	if (ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid") &&
+	    ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status), "root in the cgroup"))
+		grew = *shared;
+	munmap(shared, sizeof(*shared));
+	printf("%s: memory.current grew %lld bytes for %d CPUs' %d bytes\n", __func__,
+	       grew, libbpf_num_possible_cpus(), PERCPU_BYTES);
+	ASSERT_GE(grew, 0, "root creates the percpu_array");
+	ASSERT_LT(grew, PERCPU_BYTES / 2, "its per-CPU values charged to no cgroup");
+out:
+	rmdir(CG);
+}
+
+/*
+ * memcg_whole_attack (file comment). The kinds: the shapes of
+ * memcg_every_map_type, then a program, then BTF (a blob of BTF_INTS
+ * types, held by an array map made with it).
+ */
+#define WHOLE_MAX	(64 << 20)
+#define WHOLE_SLACK	(16 << 20)
+#define WHOLE_ROUNDS	32	/* more than WHOLE_MAX needs, one map a kind */
+#define WHOLE_PIN	"whole_"
+#define WHOLE_KINDS	(ARRAY_SIZE(shapes) + 2)
+
+/* What the attacker did: objects pinned of each kind and why each kind
+ * stopped (-errno; 0: it had WHOLE_ROUNDS), the huge line info's load
+ */
+struct whole {
+	int pinned[WHOLE_KINDS];
+	int err[WHOLE_KINDS];
+	int linfo_err;
+};
+
+/* Object @round of kind @k, pinned as WHOLE_PIN<k>_<round>: 0 or -errno */
+static int whole_pin_one(const struct type_fill *types, int k, int round)
+{
+	char path[64];
+	bool with_btf = true;
+	int fd, err;
+
+	if (k < ARRAY_SIZE(shapes))
+		return pin_shaped(k * WHOLE_ROUNDS + round, &types[k]);
+	if (k == ARRAY_SIZE(shapes) + 1)
+		return pin_one(ARRAY_SIZE(shapes) * WHOLE_ROUNDS + round, &with_btf);
+	fd = load_jit_heavy();
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), BPFFS "/" WHOLE_PIN "%d", round);
+	err = bpf_obj_pin(fd, path) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* The attacker's side; @arg: the kinds' struct type_fill */
+static void whole_attack(const void *arg, void *out)
+{
+	const struct type_fill *types = arg;
+	struct whole *w = out;
+	int round, k, left = WHOLE_KINDS;
+
+	for (round = 0; round < WHOLE_ROUNDS && left; round++)
+		for (k = 0; k < WHOLE_KINDS; k++) {
+			if (w->err[k])
+				continue;
+			w->err[k] = whole_pin_one(types, k, round);
+			if (w->err[k])
+				left--;
+			else
+				w->pinned[k]++;
+		}
+	w->linfo_err = load_huge_linfo();
+}
+
+static long long whole_before;
+
+/* Whether comma-separated @list has @name */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Whether what the guest lost since whole_before is within the charge
+ * and WHOLE_SLACK: frees after the attacker's exit come after RCU and
+ * work items
+ */
+static bool whole_settled(long long unused)
+{
+	return whole_before - mem_available() - cg_memory_current() < WHOLE_SLACK;
+}
+
+static void memcg_whole_attack(bool hooks)
+{
+	struct type_fill types[ARRAY_SIZE(shapes)];
+	char names[1024] = "", max[32];
+	long long lost, charged;
+	struct whole w = {};
+	struct btf *vmlinux, *btf = NULL;
+	int i, k, ret, ncpus = libbpf_num_possible_cpus();
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(vmlinux, "vmlinux BTF") || !ASSERT_GT(ncpus, 0, "possible CPUs"))
+		goto out_btf;
+	for (i = 0; i < ARRAY_SIZE(shapes); i++) {
+		types[i] = (struct type_fill){ &shapes[i], kernel_map_type(vmlinux, shapes[i].name),
+					       ncpus };
+		if (!ASSERT_GT(types[i].type, 0, shapes[i].name))
+			goto out_btf;
+		if (!in_list(names, shapes[i].name))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? "," : "", shapes[i].name);
+	}
+	/* the BTF kind's blob, as btf_memcg_bound's */
+	btf = btf__new_empty();
+	for (i = 0; btf && i < BTF_INTS; i++)
+		btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	btf_blob = btf ? btf__raw_data(btf, &btf_blob_size) : NULL;
+	if (!ASSERT_OK_PTR(btf_blob, "a BTF of int types"))
+		goto out_btf;
+	if (!granted_cg(hooks, names, "socket_filter"))
+		goto out;
+	snprintf(max, sizeof(max), "%d", WHOLE_MAX);
+	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+		goto out;
+	whole_before = mem_available();
+	ret = pinning_in_cg(whole_attack, types, &w, sizeof(w));
+	for (k = 0; k < WHOLE_KINDS; k++)
+		printf("%s: %d pinned, then %d\n",
+		       k < ARRAY_SIZE(shapes) ? shapes[k].name :
+		       k == ARRAY_SIZE(shapes) ? "program" : "BTF", w.pinned[k], w.err[k]);
+	if (!ASSERT_GE(ret, 0, "the attacker reports"))
+		goto out;
+	if (!hooks) {
+		for (k = 0; k < WHOLE_KINDS; k++)
+			ASSERT_EQ(w.pinned[k], 0, "stock refuses every kind");
+		goto out;
+	}
+	/* what the pins hold once the attacker's own frees are done */
+	eventually(whole_settled, 0);
+	charged = cg_memory_current();
+	lost = whole_before - mem_available();
+	printf("%s: %s, line info load %d; lost %lld KiB, charged %lld KiB\n", __func__,
+	       ret == 1 ? "killed by the cgroup's OOM killer" : "exited", w.linfo_err,
+	       lost >> 10, charged >> 10);
+	/* the rule names every kind: each is granted, until memory runs out */
+	for (k = 0; k < WHOLE_KINDS; k++)
+		ASSERT_TRUE(w.pinned[k] > 0 || w.err[k] == -ENOMEM || (ret == 1 && !w.err[k]),
+			    k < ARRAY_SIZE(shapes) ? shapes[k].name : "program or BTF");
+	/* unless the cgroup's OOM killer ended it first, it ran to the end */
+	for (k = 0; !ret && k < WHOLE_KINDS; k++)
+		ASSERT_NEQ(w.err[k], 0, "every kind stopped before WHOLE_ROUNDS");
+	if (!ret)
+		ASSERT_EQ(w.linfo_err, -ENOMEM, "line info refused for want of memory");
+	ASSERT_LT(lost - charged, WHOLE_SLACK, "unaccounted after the attacker");
+	ASSERT_LT(lost, WHOLE_MAX + WHOLE_SLACK, "lost: memory.max and the slack");
+out:
+	unpin(MEMCG_PIN, (ARRAY_SIZE(shapes) + 1) * WHOLE_ROUNDS);
+	unpin(WHOLE_PIN, WHOLE_ROUNDS);
+	if (hooks)
+		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
+	ungrant_cg(hooks);
+out_btf:
+	btf__free(btf);
+	btf__free(vmlinux);
+}
+
 static int sockmap_attach(void)
 {
 	const struct bpf_insn pass[] = {
@@ -1706,6 +1916,12 @@ void test_grant_escape(void)
 	if (test__start_subtest("sk_lookup_reach") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_lookup_reach(hooks);
+	if (test__start_subtest("percpu_capbpf_unchanged") &&
+	    need_patch("bpf: charge ->map_alloc()'s per-CPU memory to creators without CAP_BPF only"))
+		percpu_capbpf_unchanged();
+	if (test__start_subtest("memcg_whole_attack") &&
+	    need_patch("bpf, lsm: charge a granted program's JIT image to its loader's memory cgroup"))
+		memcg_whole_attack(hooks);
 	/* the tool's check, not a patch: no need_patch() */
 	if (test__start_subtest("pin_squat"))
 		pin_squat(hooks);
