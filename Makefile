@@ -109,7 +109,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help test run ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench kernel-cost kernel-cost-doc mutate upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench kernel-cost kernel-cost-doc mutate mutants-apply upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
@@ -121,7 +121,7 @@ HELP_GROUPS := \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
 	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
 	figures:bench,parity-table,upstream-doc,versions-doc,kernel-cost-doc \
-	ci:check-faults,check-kunit,shellcheck,gh-local
+	ci:check-faults,check-kunit,shellcheck,mutants-apply,gh-local
 
 help: ## list the targets, by role, and the variables
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | \
@@ -191,11 +191,12 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: it builds and boots a kernel for base and
 # for every commit of the series; ci.yml runs it as a job of its own.
-check: deps ## harness tests, shellcheck, ci, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
+check: deps ## harness tests, shellcheck, ci, mutants-apply, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
 	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
+	$(FRESH_ENV) $(MAKE) --no-print-directory mutants-apply
 	$(FRESH_ENV) $(MAKE) --no-print-directory selftests-build
 	$(FRESH_ENV) $(MAKE) --no-print-directory tree-test-progs
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults
@@ -424,6 +425,9 @@ kernel-cost-doc: ## docs/measurements.md's kernel build figures, from build/kern
 # in shards).
 mutate: ## [MUTANTS=<prefixes>] [SHARD=i/N] [LIST_ONLY=1] the suite on each mutant of mutants/; the mutation score
 	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/mutate.sh $(KSRC) $(MUTANTS)
+
+mutants-apply: ## every mutant of mutants/ has its header and applies to the tip (make check runs it)
+	CHECK_ONLY=1 tools/mutate.sh $(KSRC)
 
 mutate-merge: ## results.tsv, the table and the score in build/mutate/ from every shard of build/mutate-shards/
 	@ls -d $(B)/mutate-shards/*/ > /dev/null 2>&1 || { echo \

@@ -26,7 +26,10 @@
 # the unmutated tip first too. make mutate-merge makes build/mutate's
 # results.tsv and table.txt from every shard's directory: the same as one
 # run of all of them. LIST_ONLY=1: print the mutants this run (or shard)
-# takes, one a line, and stop; nothing is built or written.
+# takes, one a line, and stop; nothing is built or written. CHECK_ONLY=1:
+# check that each mutant has its header and applies to the tip, and stop
+# (make mutants-apply, which make check runs: a mutant the series left
+# behind fails there, not hours into the scheduled run).
 #
 # Each mutant's result is OUTDIR/<mutant>/mutant.json (docs/contracts.md),
 # and OUTDIR/shard.json says which run it belongs to; the table is made
@@ -129,6 +132,10 @@ for n in $run; do
 	git -C "$(target "$dir/$n")" apply --check "$dir/$n" ||
 		die "mutants/$n does not apply to $(target "$dir/$n"); update mutants/$n to the tip"
 done
+if [ -n "${CHECK_ONLY:-}" ]; then
+	note "all $(echo $run | wc -w) mutants apply to the tip ($(git -C "$tree" log --oneline -1 main))"
+	exit 0
+fi
 
 rm -rf "$out"
 mkdir -p "$out"
