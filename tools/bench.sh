@@ -12,7 +12,9 @@
 #    under the usual accelerator for wall-clock rates. Each boot runs
 #    bpf-bench (initramfs/bench/) instead of the tests. The rates of both
 #    kernels' boots go to build/bench/hooks.csv; the table gives the tip's
-#    rate over stock's for the same call and caller.
+#    rate over stock's for the same call and caller. The boots with no
+#    policy also time the creation of every map type, as root in a
+#    memory cgroup (caller "memcg").
 # 2. The harness's own: one bisect step (tools/step.sh running one test,
 #    in the steps worktree at TREE's HEAD) with nothing changed, after a
 #    one-file edit of kernel/bpf/syscall.c (a compile ccache has not
@@ -42,6 +44,10 @@
 # rows, tables, ratios and bench.json of the files here
 # (tests/bench-report.sh tests it on a recorded run).
 #
+# BENCH_PARTS (default: all of them) names the parts to run, of: hooks
+# (1), steps (2), suite (3), cold (4), floor (5); bench.json has null for
+# the others.
+#
 # usage: bench.sh TREE
 set -eu
 STAGE=bench
@@ -55,6 +61,16 @@ file=kernel/bpf/syscall.c
 base_bzimage=$top/build/base/kernel/arch/x86/boot/bzImage
 tip_bzimage=$top/build/kernel/arch/x86/boot/bzImage
 report=$top/tools/bench_report.py
+
+parts=${BENCH_PARTS:-hooks steps suite cold floor}
+for p in $parts; do
+	case $p in
+	hooks | steps | suite | cold | floor) ;;
+	*) die "BENCH_PARTS: no part '$p'; the parts are hooks, steps, suite, cold, floor" ;;
+	esac
+done
+# part NAME: whether BENCH_PARTS has it
+part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -81,32 +97,36 @@ bench_boot() {
 	env "$@" "$top/ci/boot.sh" "$bz" "$top/build/initramfs.cpio" "$log" \
 		ci.bench="$policy" > "$out/boot.log" 2>&1 ||
 		die "the $kernel kernel's $clock boot failed; see $out/boot.log and $log"
+	grep -q "^# ci-init: bpf-bench exited with status 0" "$log" ||
+		die "bpf-bench failed in the $kernel kernel's $clock boot; see $log"
 	python3 "$report" rows "$kernel" "$clock" "$round" "$log" >> "$out/hooks.csv.tmp" ||
 		die "no bench lines in $log; see the console there"
 	grep "^# bpf-bench" "$log" | head -n 1 || true
 }
 
-: > "$out/hooks.csv.tmp"
-# base has no grant hooks: none and alloc only
-for round in 1 2; do
-	for policy in none alloc defer grant; do
-		case $policy in none | alloc) bench_boot base icount "$round" "$policy" ;; esac
-		bench_boot tip icount "$round" "$policy"
+if part hooks; then
+	: > "$out/hooks.csv.tmp"
+	# base has no grant hooks: none and alloc only
+	for round in 1 2; do
+		for policy in none alloc defer grant; do
+			case $policy in none | alloc) bench_boot base icount "$round" "$policy" ;; esac
+			bench_boot tip icount "$round" "$policy"
+		done
 	done
-done
-for policy in none alloc defer grant; do
-	case $policy in none | alloc) bench_boot base wall 1 "$policy" ;; esac
-	bench_boot tip wall 1 "$policy"
-done
-{
-	echo "kernel,clock,round,call,policy,caller,result,median,min,max,reps,iters"
-	cat "$out/hooks.csv.tmp"
-} > "$out/hooks.csv"
-rm "$out/hooks.csv.tmp"
+	for policy in none alloc defer grant; do
+		case $policy in none | alloc) bench_boot base wall 1 "$policy" ;; esac
+		bench_boot tip wall 1 "$policy"
+	done
+	{
+		echo "kernel,clock,round,call,policy,caller,result,median,min,max,reps,iters"
+		cat "$out/hooks.csv.tmp"
+	} > "$out/hooks.csv"
+	rm "$out/hooks.csv.tmp"
 
-# The table, the targets and the granting policy's unprivileged calls
-python3 "$report" hooks "$out/hooks.csv" "$out/ratios.csv" \
-	"$(cat "$top/build/qemu-accel" 2> /dev/null || echo auto)" || die "no table made of $out/hooks.csv"
+	# The table, the targets and the granting policy's unprivileged calls
+	python3 "$report" hooks "$out/hooks.csv" "$out/ratios.csv" \
+		"$(cat "$top/build/qemu-accel" 2> /dev/null || echo auto)" || die "no table made of $out/hooks.csv"
+fi
 
 # 2. One bisect step
 step() {
@@ -114,51 +134,62 @@ step() {
 		die "the $1 step failed; see $out/$1"
 }
 
-steps=$top/build/steps/linux
-steps_tree "$tree" "$(git -C "$tree" rev-parse HEAD)" "$steps"
-step warmup
-step unchanged
-echo "/* bench: $(date +%s%N) */" >> "$steps/$file"
-step edited
-git -C "$steps" checkout -q -- "$file"
-step reverted
-exec 9>&-	# the steps worktree's lock: what follows does not use it
+if part steps; then
+	steps=$top/build/steps/linux
+	steps_tree "$tree" "$(git -C "$tree" rev-parse HEAD)" "$steps"
+	step warmup
+	step unchanged
+	echo "/* bench: $(date +%s%N) */" >> "$steps/$file"
+	step edited
+	git -C "$steps" checkout -q -- "$file"
+	step reverted
+	exec 9>&-	# the steps worktree's lock: what follows does not use it
 
-python3 "$report" steps "$out" || die "no table made of the steps' times in $out"
-# 3. Boot to verdict with the whole suite, under each accelerator here
-echo
-accels=tcg
-if [ "$(cat "$top/build/qemu-accel" 2> /dev/null)" = kvm ]; then
-	accels="kvm tcg"
-else
-	echo "boot to verdict under KVM: not measured, KVM does not work here (build/qemu-accel)"
+	python3 "$report" steps "$out" || die "no table made of the steps' times in $out"
 fi
-for a in $accels; do
-	t0=$(date +%s.%N)
-	(cd "$top" && make --no-print-directory boot verdict ACCEL="$a" \
-		CI_O="$out/suite-$a" SERIAL_LOG="$out/suite-$a/serial.log") \
-		> "$out/suite-$a.log" 2>&1 || die "the whole suite failed under $a; see $out/suite-$a.log"
-	echo "$a $(echo "$(date +%s.%N) - $t0" | bc)" > "$out/suite-$a.time"
-	python3 "$report" suite "$out/suite-$a.time"
-	cat "$out/suite-$a.time" >> "$out/suite-times"
-done
-[ -s "$top/build/ci/times" ] &&
-	echo "the last make ci's stages, seconds: $(tr '\n' ' ' < "$top/build/ci/times")"
+# 3. Boot to verdict with the whole suite, under each accelerator here
+if part suite; then
+	echo
+	accels=tcg
+	if [ "$(cat "$top/build/qemu-accel" 2> /dev/null)" = kvm ]; then
+		accels="kvm tcg"
+	else
+		echo "boot to verdict under KVM: not measured, KVM does not work here (build/qemu-accel)"
+	fi
+	for a in $accels; do
+		t0=$(date +%s.%N)
+		(cd "$top" && make --no-print-directory boot verdict ACCEL="$a" \
+			CI_O="$out/suite-$a" SERIAL_LOG="$out/suite-$a/serial.log") \
+			> "$out/suite-$a.log" 2>&1 || die "the whole suite failed under $a; see $out/suite-$a.log"
+		echo "$a $(echo "$(date +%s.%N) - $t0" | bc)" > "$out/suite-$a.time"
+		python3 "$report" suite "$out/suite-$a.time"
+		cat "$out/suite-$a.time" >> "$out/suite-times"
+	done
+	[ -s "$top/build/ci/times" ] &&
+		echo "the last make ci's stages, seconds: $(tr '\n' ' ' < "$top/build/ci/times")"
+fi
 
 # 4. A cold make ci. CCACHE_DIR is set: this script's make exported its own.
-cold=$out/cold
-rm -rf "$cold"
-git clone -q "$top" "$cold" || die "cannot clone $top into $cold"
-(cd "$cold" && CCACHE_DIR="$cold/build/ccache" make --no-print-directory ci) \
-	> "$out/cold.log" 2>&1 || die "the cold make ci failed; see $out/cold.log"
-cp "$cold/build/ci/times" "$out/cold-times"
-rm -rf "$cold"
-python3 "$report" cold "$out/cold-times" | tee "$out/cold-stages"
+if part cold; then
+	cold=$out/cold
+	rm -rf "$cold"
+	git clone -q "$top" "$cold" || die "cannot clone $top into $cold"
+	(cd "$cold" && CCACHE_DIR="$cold/build/ccache" make --no-print-directory ci) \
+		> "$out/cold.log" 2>&1 || die "the cold make ci failed; see $out/cold.log"
+	cp "$cold/build/ci/times" "$out/cold-times"
+	rm -rf "$cold"
+	python3 "$report" cold "$out/cold-times" | tee "$out/cold-stages"
+fi
 
 # 5. The floor
-"$top/tools/kernel-cost.sh" "$tree" "$out/kernel-cost" "$top/ci/kernel.config" -- floor \
-	> "$out/kernel-cost.log" 2>&1 || die "the floor's build failed; see $out/kernel-cost.log"
-python3 "$report" kernel-cost "$out/kernel-cost/kernel-cost.csv" "$out/cold-times"
+if part floor; then
+	"$top/tools/kernel-cost.sh" "$tree" "$out/kernel-cost" "$top/ci/kernel.config" -- floor \
+		> "$out/kernel-cost.log" 2>&1 || die "the floor's build failed; see $out/kernel-cost.log"
+	cold_times=
+	part cold && cold_times=$out/cold-times
+	# shellcheck disable=SC2086 # no cold make ci: no argument
+	python3 "$report" kernel-cost "$out/kernel-cost/kernel-cost.csv" $cold_times
+fi
 
 # Every figure above, in bench.json (docs/contracts.md); and whether
 # docs/measurements.md quotes this run

@@ -216,11 +216,12 @@ def granted_lines(gs):
 
 def hooks_report(recs, accel):
     table = ratio_rows(recs)
+    w = max([20] + [len(r["call"]) for r in table])
     out = ["", "What the hooks cost (calls per second; icount: virtual time, wall: %s)" % accel,
-           "clock  call                 caller kernel policy result    stock/s    rate/s  /stock"]
+           "clock  %-*s caller kernel policy result    stock/s    rate/s  /stock" % (w, "call")]
     for r in table:
-        out.append("%-6s %-20s %-6s %-6s %-6s %-7s %9.0f %9.0f %7s" % (
-            r["clock"], r["call"], r["caller"], r["kernel"], r["policy"], r["result"],
+        out.append("%-6s %-*s %-6s %-6s %-6s %-7s %9.0f %9.0f %7s" % (
+            r["clock"], w, r["call"], r["caller"], r["kernel"], r["policy"], r["result"],
             r["stock"], r["rate"], ratio_text(r)))
     out.append("")
     out += targets(table) or ["targets met: no policy >= %.2f of stock, deferring map creation "
@@ -411,25 +412,41 @@ DOC_CALLS = {"map create, array": "map_create_array",
 DOC_COLUMNS = (("tip", "none"), ("tip", "defer"), ("tip", "grant"), ("base", "alloc"))
 
 
-def doc_ratios(lines):
-    """docs/measurements.md's table of icount ratios: {(call, caller,
-    kernel, policy): text}"""
-    out = {}
+# the table of map creation by type: the tip with no policy, root in a
+# memory cgroup (bpf-bench's caller "memcg")
+DOC_TYPE_HEADER = "| map type (icount) |"
+DOC_TYPE_PREFIX = "map_create_type_"
+
+
+def table_rows(lines, header):
+    """The rows after the line that starts with @header, as lists of
+    cells, up to the first line that is not the table's"""
     on = False
     for line in lines:
-        if line.startswith("| call (icount) |"):
+        if line.startswith(header):
             on = True
             continue
         if on and not line.startswith("|"):
             break
-        if not on or line.startswith("| ---"):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if on and not line.startswith("| ---"):
+            yield line, [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def doc_ratios(lines):
+    """docs/measurements.md's tables of icount ratios: {(call, caller,
+    kernel, policy): text}"""
+    out = {}
+    for line, cells in table_rows(lines, "| call (icount) |"):
         if len(cells) != 2 + len(DOC_COLUMNS) or cells[0] not in DOC_CALLS:
             raise BadInput("a row of the table of ratios that is not call, caller and %d "
                            "ratios: %s" % (len(DOC_COLUMNS), line))
         for (kernel, policy), text in zip(DOC_COLUMNS, cells[2:]):
             out[(DOC_CALLS[cells[0]], cells[1], kernel, policy)] = text
+    for line, cells in table_rows(lines, DOC_TYPE_HEADER):
+        if len(cells) != 2:
+            raise BadInput("a row of the table of map types that is not a type and a "
+                           "ratio: %s" % line)
+        out[(DOC_TYPE_PREFIX + cells[0], "memcg", "tip", "none")] = cells[1]
     return out
 
 

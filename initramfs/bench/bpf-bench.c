@@ -14,6 +14,13 @@
  * kernel.unprivileged_bpf_disabled at 0, put back after, so that the
  * stock kernel lets it make the calls that need no capability.
  *
+ * With no policy, a third caller, "memcg": root in a memory cgroup of its
+ * own (BENCH_CG), so that what a map's creation charges is charged, times
+ * BPF_MAP_CREATE of a small map of every type of the kernel's enum
+ * bpf_map_type (from its BTF: a type with no shape below fails the run),
+ * calls "map_create_type_NAME": what the series' memory charging costs a
+ * caller with CAP_BPF, type by type.
+ *
  * Output, one line per (call, policy, caller), tab-separated:
  *   bench CALL POLICY CALLER RESULT MEDIAN MIN MAX REPS ITERS
  * RESULT is ok or the errno name of the calls' failure (they are timed
@@ -34,14 +41,18 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "int_file.h"
+#include "kernel_btf.h"
 #include "bench_policy.skel.h"
 
 #define UNPRIV_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
+#define ROOT_SUBTREE "/sys/fs/cgroup/cgroup.subtree_control"
+#define BENCH_CG "/sys/fs/cgroup/bpf-bench"
 #define NOBODY 65534
 #define MAX_REPS 64
 
@@ -103,15 +114,82 @@ static int call_prog_load(void)
 				  ret0, ARRAY_SIZE(ret0), NULL));
 }
 
-static const struct {
+struct call {
 	const char *name;
 	int (*fn)(void);
-} calls[] = {
+};
+
+static const struct call calls[] = {
 	{ "map_create_array", call_map_array },
 	{ "map_create_hash_btf", call_map_hash_btf },
 	{ "btf_load", call_btf_load },
 	{ "prog_load", call_prog_load },
 };
+
+/* A small map of each type: key and value size, entries, flags, and
+ * whether it needs BTF (local storage) or an inner map (maps of maps)
+ */
+struct map_shape {
+	const char *name;	/* the enumerator's, lower case, less BPF_MAP_TYPE_ */
+	__u32 key, value, entries, flags;
+	bool btf, inner;
+};
+
+static const struct map_shape shapes[] = {
+	{ "hash", 4, 8, 64 },
+	{ "array", 4, 8, 64 },
+	{ "prog_array", 4, 4, 64 },
+	{ "perf_event_array", 4, 4, 64 },
+	{ "percpu_hash", 4, 8, 64 },
+	{ "percpu_array", 4, 8, 64 },
+	{ "stack_trace", 4, 8 * 16, 64 },
+	{ "cgroup_array", 4, 4, 64 },
+	{ "lru_hash", 4, 8, 64 },
+	{ "lru_percpu_hash", 4, 8, 64 },
+	{ "lpm_trie", 8, 8, 64, BPF_F_NO_PREALLOC },
+	{ "array_of_maps", 4, 4, 64, .inner = true },
+	{ "hash_of_maps", 4, 4, 64, .inner = true },
+	{ "devmap", 4, 4, 64 },
+	{ "sockmap", 4, 4, 64 },
+	{ "cpumap", 4, 4, 1 },
+	{ "xskmap", 4, 4, 64 },
+	{ "sockhash", 4, 4, 64 },
+	{ "cgroup_storage", 8, 8, 0 },
+	{ "reuseport_sockarray", 4, 4, 64 },
+	{ "percpu_cgroup_storage", 8, 8, 0 },
+	{ "queue", 0, 8, 64 },
+	{ "stack", 0, 8, 64 },
+	{ "sk_storage", 4, 4, 0, BPF_F_NO_PREALLOC, .btf = true },
+	{ "devmap_hash", 4, 4, 64 },
+	{ "ringbuf", 0, 0, 4096 },
+	{ "inode_storage", 4, 4, 0, BPF_F_NO_PREALLOC, .btf = true },
+	{ "task_storage", 4, 4, 0, BPF_F_NO_PREALLOC, .btf = true },
+	{ "bloom_filter", 0, 4, 64 },
+	{ "user_ringbuf", 0, 0, 4096 },
+};
+
+/* The type call_map_type() creates: its shape and the kernel's value */
+static const struct map_shape *type_shape;
+static enum bpf_map_type type_value;
+/* The inner map of the maps of maps, made by measure_types() */
+static int inner_fd = -1;
+
+static int call_map_type(void)
+{
+	const struct map_shape *s = type_shape;
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = s->flags);
+
+	if (s->btf) {
+		opts.btf_fd = btf_fd;
+		opts.btf_key_type_id = opts.btf_value_type_id = 1;
+	}
+	if (s->inner)
+		opts.inner_map_fd = inner_fd;
+	if (type_value == BPF_MAP_TYPE_BLOOM_FILTER)
+		opts.map_extra = 5;	/* hash functions */
+	return done(bpf_map_create(type_value, NULL, s->key, s->value,
+				   s->entries, &opts));
+}
 
 static double now(void)
 {
@@ -128,29 +206,124 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Time call @c as @caller under @policy; its line */
+static void time_call(const struct call *c, const char *policy, const char *caller)
+{
+	double rates[MAX_REPS], t;
+	int r, i, result;
+
+	result = c->fn();
+	for (i = 0; i < iters; i++)	/* warm-up */
+		c->fn();
+	for (r = 0; r < reps; r++) {
+		t = now();
+		for (i = 0; i < iters; i++)
+			c->fn();
+		rates[r] = iters / (now() - t);
+	}
+	qsort(rates, reps, sizeof(rates[0]), cmp_double);
+	printf("bench\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%d\t%d\n",
+	       c->name, policy, caller, result ? strerrorname_np(-result) : "ok",
+	       rates[reps / 2], rates[0], rates[reps - 1], reps, iters);
+	fflush(stdout);
+}
+
 /* Time every call as @caller under @policy; one line each */
 static void measure(const char *policy, const char *caller)
 {
-	double rates[MAX_REPS], t;
-	int c, r, i, result;
+	int c;
 
-	for (c = 0; c < ARRAY_SIZE(calls); c++) {
-		result = calls[c].fn();
-		for (i = 0; i < iters; i++)	/* warm-up */
-			calls[c].fn();
-		for (r = 0; r < reps; r++) {
-			t = now();
-			for (i = 0; i < iters; i++)
-				calls[c].fn();
-			rates[r] = iters / (now() - t);
+	for (c = 0; c < ARRAY_SIZE(calls); c++)
+		time_call(&calls[c], policy, caller);
+}
+
+/* The shape of map type @name, or NULL */
+static const struct map_shape *find_shape(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(shapes); i++)
+		if (!strcmp(shapes[i].name, name))
+			return &shapes[i];
+	return NULL;
+}
+
+/* Time the creation of every map type of the kernel's enum, one line
+ * each: 0, or -1 if a type has no shape (after timing the others)
+ */
+static int measure_types(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	char lower[64], name[96];
+	struct call c = { name, call_map_type };
+	int i, value, err = 0;
+
+	if (!kernel_map_type_at(btf, 0, lower, sizeof(lower), &value)) {
+		fprintf(stderr, "# bpf-bench: no enum bpf_map_type in the kernel's BTF\n");
+		err = -1;
+	}
+	inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+	for (i = 0; kernel_map_type_at(btf, i, lower, sizeof(lower), &value); i++) {
+		/* struct_ops maps need a kernel struct's BTF: no rule grants them */
+		if (!lower[0] || !strcmp(lower, "unspec") || !strcmp(lower, "struct_ops"))
+			continue;
+		type_shape = find_shape(lower);
+		if (!type_shape) {
+			fprintf(stderr, "# bpf-bench: map type %s has no shape in bpf-bench.c\n",
+				lower);
+			err = -1;
+			continue;
 		}
-		qsort(rates, reps, sizeof(rates[0]), cmp_double);
-		printf("bench\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%d\t%d\n",
-		       calls[c].name, policy, caller,
-		       result ? strerrorname_np(-result) : "ok",
-		       rates[reps / 2], rates[0], rates[reps - 1], reps, iters);
+		type_value = value;
+		snprintf(name, sizeof(name), "map_create_type_%s", lower);
+		time_call(&c, "none", "memcg");
+	}
+	if (inner_fd >= 0)
+		close(inner_fd);
+	btf__free(btf);
+	return err;
+}
+
+/* measure_types() as root in BENCH_CG, a memory cgroup of its own: 0 or -1 */
+static int measure_types_in_memcg(void)
+{
+	int status, err = 0;
+	bool enabled = false;
+	pid_t pid;
+	char buf[256] = "";
+	FILE *f = fopen(ROOT_SUBTREE, "r");
+
+	if (f) {
+		enabled = fgets(buf, sizeof(buf), f) && strstr(buf, "memory");
+		fclose(f);
+	}
+	f = enabled ? NULL : fopen(ROOT_SUBTREE, "w");
+	if (f && (fputs("+memory", f) < 0 || fclose(f)))
+		f = NULL;
+	if ((!enabled && !f) || (mkdir(BENCH_CG, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "# bpf-bench: making %s, a memory cgroup: %s\n",
+			BENCH_CG, strerror(errno));
+		return -1;
 	}
 	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		f = fopen(BENCH_CG "/cgroup.procs", "w");
+		if (!f || fputs("0", f) < 0 || fclose(f)) {
+			perror("# bpf-bench: joining " BENCH_CG);
+			_exit(1);
+		}
+		_exit(measure_types() ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		err = -1;
+	if (rmdir(BENCH_CG))
+		err = -1;
+	f = enabled ? NULL : fopen(ROOT_SUBTREE, "w");	/* put it back */
+	if (f && (fputs("-memory", f) < 0 || fclose(f)))
+		err = -1;
+	return err;
 }
 
 /* The unprivileged caller: a child as uid 65534, no capability left */
@@ -189,19 +362,6 @@ static int measure_both(const char *policy)
 	if (write_int_file(UNPRIV_SYSCTL, old))
 		err = -1;
 	return err;
-}
-
-static bool have_hooks(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool ok;
-
-	if (!btf)
-		return false;
-	ok = btf__find_by_name_kind(btf, "bpf_lsm_bpf_prog_load_security",
-				    BTF_KIND_FUNC) > 0;
-	btf__free(btf);
-	return ok;
 }
 
 /* Attach the programs of @policy, measure, detach */
@@ -270,8 +430,8 @@ int main(int argc, char **argv)
 	printf("# bpf-bench: policy %s, %d repetitions of %d calls, after %d "
 	       "calls of warm-up\n", policy, reps, iters, iters);
 	if (!strcmp(policy, "none"))
-		return measure_both("none") ? 1 : 0;
-	hooks = have_hooks();
+		return measure_both("none") || measure_types_in_memcg() ? 1 : 0;
+	hooks = have_grant_hooks();
 	if (!hooks && strcmp(policy, "alloc")) {
 		fprintf(stderr, "# bpf-bench: no grant hooks in this kernel: "
 			"no %s policy to measure\n", policy);

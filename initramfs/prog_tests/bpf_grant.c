@@ -63,19 +63,6 @@
 #define GRANT_SYSCTL	"/proc/sys/kernel/lsm_grant_disabled"
 #define UNPRIV_SYSCTL	"/proc/sys/kernel/unprivileged_bpf_disabled"
 
-static bool have_hooks(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool ok;
-
-	if (!ASSERT_OK_PTR(btf, "load_vmlinux_btf"))
-		return false;
-	ok = btf__find_by_name_kind(btf, "bpf_lsm_bpf_prog_load_security",
-				    BTF_KIND_FUNC) > 0;
-	btf__free(btf);
-	return ok;
-}
-
 /* What a child does, unprivileged, inside a cgroup */
 struct step {
 	enum { APP, MAP, MAP_BTF, PROG, PROG_PERFMON, BTF } what;
@@ -1223,7 +1210,7 @@ static bool need_hooks(bool hooks)
 
 void test_bpf_grant(void)
 {
-	bool hooks = have_hooks(), memory_was_on = memory_controller_on();
+	bool hooks = have_grant_hooks(), memory_was_on = memory_controller_on();
 
 	if (!ASSERT_OK(memory_was_on ? 0 : write_file(ROOT_SUBTREE, "+memory"),
 		       "the memory controller for the root's children"))

@@ -63,14 +63,12 @@ static bool have_debian13(void)
 }
 
 /* Whether the kernel has the BPF token (make ci-base boots the stock one
- * with these tests)
+ * with these tests); skip if not
  */
-static bool kernel_has_token(void)
+static bool need_token(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool has = btf && btf__find_by_name_kind(btf, "bpf_token", BTF_KIND_STRUCT) > 0;
+	bool has = kernel_has_token();
 
-	btf__free(btf);
 	if (!has) {
 		printf("SKIP: this kernel has no BPF token\n");
 		test__skip();
@@ -269,21 +267,21 @@ void test_container_debian13(void)
 {
 	if (test__start_subtest("token_ip_xdp") &&
 	    need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
-	    kernel_has_token() && have_debian13())
+	    need_token() && have_debian13())
 		ASSERT_EQ(run_container(true, NULL, ip_xdp), 0,
 			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp())");
 	if (test__start_subtest("token_bpftool") &&
 	    need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
-	    kernel_has_token() && have_debian13())
+	    need_token() && have_debian13())
 		ASSERT_EQ(run_container(true, NULL, bpftool_load), 0,
 			  "container: 1-6 set-up, 16 plus the step that failed (bpftool_load())");
 	if (test__start_subtest("no_delegation") &&
 	    need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
-	    kernel_has_token() && have_debian13())
+	    need_token() && have_debian13())
 		ASSERT_EQ(run_container(false, NULL, ip_xdp_refused), 0,
 			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp_refused())");
 	if (test__start_subtest("grant_ip_xdp") &&
 	    need_patch("bpf: add BPF token delegation mount options to BPF FS") &&
-	    kernel_has_token() && have_debian13())
+	    need_token() && have_debian13())
 		grant_ip_xdp();
 }

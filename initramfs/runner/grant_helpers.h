@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <sys/prctl.h>
 #include "fd_pass.h"
+#include "kernel_btf.h"
 #include <linux/capability.h>
 #include <bpf/btf.h>
 
@@ -100,20 +101,6 @@ static inline bool need_patch(const char *subject)
 		test__skip();
 	}
 	return found;
-}
-
-/* Whether the kernel has the series' grant hooks (not the stock kernel) */
-static inline bool have_grant_hooks(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool ok;
-
-	if (!btf)
-		return false;
-	ok = btf__find_by_name_kind(btf, "bpf_lsm_bpf_prog_load_security",
-				    BTF_KIND_FUNC) > 0;
-	btf__free(btf);
-	return ok;
 }
 
 /* A run_program() that takes longer is killed: a hang fails, not the boot */
