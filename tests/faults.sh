@@ -39,6 +39,7 @@ fake|ci.fault=fake||^verdict: FAIL: duplicate result: test 1 \\(ci-fault\\) repo
 kmsg|ci.fault=kmsg printk.devkmsg=on||^verdict: FAIL: 1 of 1 tests failed: ci-fault/result_20\$
 plan|ci.fault=plan ci.test=smoke||^verdict: FAIL: truncated: plan says 2 tests, log has results for 1 \\(last result: smoke\\)\$
 noktap|ci.fault=noktap||^verdict: FAIL: no KTAP output: the init did not run the tests\$
+cpus|ci.test=smoke ci.cpus=8||^verdict: FAIL: 1 of 2 tests failed: guest_cpus\$
 qemu|ci.test=smoke|QEMU_EXTRA=-no-such-option|^verdict: FAIL: boot failed: ci-boot: QEMU failed: exit status 1: .*-no-such-option"
 
 # What else fault $1's summary or log must say, beyond the reason line
@@ -47,6 +48,7 @@ extra() {
 	kill) echo "# ci-fault: test binary killed by signal 9" ;;
 	kmsg) echo "ci-fault: a kernel message between KTAP lines" ;;
 	fake) echo "# ci-fault: exit status 1, but its result line is: ok 1 ci-fault" ;;
+	cpus) echo "# guest_cpus: QEMU was asked for 8 CPUs (ci.cpus), the kernel brought up 2" ;;
 	esac
 }
 

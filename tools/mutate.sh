@@ -133,7 +133,7 @@ for n in $run; do
 		die "mutants/$n does not apply to $(target "$dir/$n"); update mutants/$n to the tip"
 done
 if [ -n "${CHECK_ONLY:-}" ]; then
-	note "all $(echo $run | wc -w) mutants apply to the tip ($(git -C "$tree" log --oneline -1 main))"
+	note "all $(echo "$run" | wc -w) mutants apply to the tip ($(git -C "$tree" log --oneline -1 main))"
 	exit 0
 fi
 
