@@ -99,7 +99,8 @@ for p in "$@"; do
 done
 # This shard's share of them (all of them without SHARD)
 # shellcheck disable=SC2086 # $run: file names, no white space (checked above)
-mine=$($shards pick round-robin "$shard" $run) || die "see above"
+mine=$($shards pick round-robin "$shard" $run) ||
+	die "tools/shards.py cannot pick shard '$shard' of the mutants (its reason is above): SHARD is i/N, 1 <= i <= N"
 if [ -n "${LIST_ONLY:-}" ]; then
 	[ -z "$mine" ] || echo "$mine" | sed 's/\.patch$//'
 	exit 0
@@ -141,7 +142,8 @@ rm -rf "$out"
 mkdir -p "$out"
 # shellcheck disable=SC2046,SC2086 # $run: file names, no white space
 $shards manifest "$out/shard.json" mutate round-robin "$shard" "$tip" \
-	$(printf '%s\n' $run | sed 's/\.patch$//') || die "see above"
+	$(printf '%s\n' $run | sed 's/\.patch$//') ||
+	die "tools/shards.py cannot write $out/shard.json (its reason is above); rerun: make mutate"
 if [ -z "$mine" ]; then
 	note "shard $shard has no mutant: there are fewer than shards"
 else
@@ -188,5 +190,6 @@ else
 	$shards mutate-merge "$out" "$out" || status=$?
 	echo "results: $out/results.tsv, table.txt; logs: $out/<mutant>/"
 fi
-[ "$status" -le 1 ] || die "the table could not be made (see above)"
+[ "$status" -le 1 ] ||
+	die "the table of $out could not be made (the reason is above); rerun it alone: python3 tools/shards.py mutate-merge $out $out"
 exit "$status"

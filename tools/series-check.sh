@@ -38,7 +38,8 @@ base=$(git -C "$tree" rev-parse -q --verify --short "base^{commit}") ||
 commits="$base $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip")"
 # This shard's share (all of them without SHARD)
 # shellcheck disable=SC2086 # $commits: short ids
-mine=$($shards pick contiguous "$shard" $commits) || die "see above"
+mine=$($shards pick contiguous "$shard" $commits) ||
+	die "tools/shards.py cannot pick shard '$shard' of the commits (its reason is above): SHARD is i/N, 1 <= i <= N"
 if [ -n "${LIST_ONLY:-}" ]; then
 	[ -z "$mine" ] || echo "$mine"
 	exit 0
@@ -52,7 +53,7 @@ rm -rf "$out"
 mkdir -p "$out"
 # shellcheck disable=SC2086 # $commits: short ids
 $shards manifest "$out/shard.json" series-check contiguous "$shard" "$tip" $commits ||
-	die "see above"
+	die "tools/shards.py cannot write $out/shard.json (its reason is above); rerun: make series-check"
 
 # checkpatch --strict's report on commit $1, in $out/$1.checkpatch
 checkpatch() {
@@ -79,7 +80,8 @@ for c in $mine; do
 	[ -f "$out/$c/step.json" ] ||
 		die "step.sh wrote no $out/$c/step.json: $summary"
 	$shards commit-write "$out/$c/commit.json" "$c" "$subject" \
-		"$cp" "$(($(date +%s) - start))" "$out/$c/step.json" || die "see above"
+		"$cp" "$(($(date +%s) - start))" "$out/$c/step.json" ||
+		die "tools/shards.py cannot write $out/$c/commit.json from $out/$c/step.json (its reason is above); rerun: make series-check"
 	note "$c $subject: $summary"
 done
 
@@ -91,5 +93,8 @@ else
 	$shards series-merge "$out" "$out" || status=$?
 fi
 echo "checkpatch reports: $out/<commit>.checkpatch"
-[ "$status" -le 1 ] || die "the table could not be made (see above)"
-[ "$status" -eq 0 ] || die "a commit does not build or its tests fail: the series is not bisectable"
+if [ -n "$shard" ]; then merge="series-merge --part $out $out"; else merge="series-merge $out $out"; fi
+[ "$status" -le 1 ] ||
+	die "the table of $out could not be made (the reason is above); rerun it alone: python3 tools/shards.py $merge"
+[ "$status" -eq 0 ] ||
+	die "a commit does not build or its tests fail: the series is not bisectable; the table is $out/table.txt, each commit's logs in $out/<commit>/"
