@@ -20,8 +20,9 @@
  *
  * usage: bpf-token-mount PID [--cmds LIST] [--maps LIST] [--progs LIST]
  *                            [--attachs LIST] [--path PATH]
- * Each LIST is what the kernel's delegate_* option takes: "any", or a
- * mask (0x...). Exit status 0, 1 on an error (the message names it), 2 on
+ * Each LIST is what the kernel's delegate_* option takes: "any", names
+ * of commands, map, program or attach types (map_create, hash, xdp,
+ * cgroup_inet_ingress) and masks (0x...), separated by ':'. Exit status 0, 1 on an error (the message names it), 2 on
  * bad usage.
  */
 #define _GNU_SOURCE
