@@ -194,7 +194,7 @@ while [ $i -le 6 ]; do
 done
 LIST_ONLY=1 "$top/tools/series-check.sh" "$tree" > "$tmp/series.all"
 result "series-check: LIST_ONLY=1 lists base and the 6 commits, in order" "$(
-	[ "$(git -C "$tree" rev-list --reverse --abbrev-commit HEAD)" = "$(cat "$tmp/series.all")" ] ||
+	[ "$(git -C "$tree" rev-list --reverse --abbrev=12 --abbrev-commit HEAD)" = "$(cat "$tmp/series.all")" ] ||
 	echo "it lists $(tr '\n' ' ' < "$tmp/series.all")")"
 for N in 1 2 3 7 9; do
 	# shellcheck disable=SC2046

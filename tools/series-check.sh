@@ -33,9 +33,11 @@ shards="python3 $top/tools/shards.py"
 
 tip=$(git -C "$tree" rev-parse -q --verify HEAD) ||
 	die "$tree has no commits; run make import first"
-base=$(git -C "$tree" rev-parse -q --verify --short "base^{commit}") ||
+# Ids of a fixed length: git's default grows with the repository, and two
+# shards run an hour apart listed the same commits with 7 and 9 digits
+base=$(git -C "$tree" rev-parse -q --verify --short=12 "base^{commit}") ||
 	die "$tree has no tag base; run make import first"
-commits="$base $(git -C "$tree" rev-list --reverse --abbrev-commit "base..$tip")"
+commits="$base $(git -C "$tree" rev-list --reverse --abbrev=12 --abbrev-commit "base..$tip")"
 # This shard's share (all of them without SHARD)
 # shellcheck disable=SC2086 # $commits: short ids
 mine=$($shards pick contiguous "$shard" $commits) ||
