@@ -88,7 +88,8 @@ shown=0	# console lines watch_console() has read
 heard=0	# the boot's second of the last line it printed
 
 # On a terminal: the top-level results the console has now that it did
-# not have before, and a heartbeat after $heartbeat quiet seconds
+# not have before, and a heartbeat after $heartbeat quiet seconds (not
+# with $1 "last": QEMU has exited, its last lines are all to show)
 watch_console() {
 	lines=$(wc -l < "$log")
 	if [ "$lines" -gt "$shown" ]; then
@@ -99,7 +100,7 @@ watch_console() {
 			heard=$n
 		shown=$lines
 	fi
-	if [ $((n - heard)) -ge "$heartbeat" ]; then
+	if [ "${1:-}" != last ] && [ $((n - heard)) -ge "$heartbeat" ]; then
 		running=$(sed -n 's/^# ci-init: running \([^ ]*\).*/\1/p' "$log" | tail -n 1 | tr -d '\r')
 		note "$n s: ${running:+$running running, }nothing new for $((n - heard)) s"
 		heard=$n
@@ -134,6 +135,8 @@ wait_qemu() {
 		fi
 		[ "$watch" = no ] || watch_console
 	done
+	# what it wrote after the last look and before it exited
+	[ "$watch" = no ] || watch_console last
 	return 0
 }
 
