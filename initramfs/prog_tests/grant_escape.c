@@ -798,18 +798,27 @@ static bool memory_controller_on(void)
 	return strstr(buf, "memory");
 }
 
+/* A BTF of BTF_INTS int types, its blob in btf_blob: the BTF, or NULL */
+static struct btf *btf_of_ints(void)
+{
+	struct btf *btf = btf__new_empty();
+	int i;
+
+	for (i = 0; btf && i < BTF_INTS; i++)
+		btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	btf_blob = btf ? btf__raw_data(btf, &btf_blob_size) : NULL;
+	return btf;
+}
+
 static void memcg_bound(bool with_btf, bool hooks)
 {
 	struct btf *btf = NULL;
 	struct fill f = {};
 	char max[32];
-	int i, ret;
+	int ret;
 
 	if (with_btf) {
-		btf = btf__new_empty();
-		for (i = 0; btf && i < BTF_INTS; i++)
-			btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-		btf_blob = btf ? btf__raw_data(btf, &btf_blob_size) : NULL;
+		btf = btf_of_ints();
 		if (!ASSERT_OK_PTR(btf_blob, "a BTF of int types"))
 			goto out_btf;
 		printf("BTF blob: %u bytes\n", btf_blob_size);
@@ -1640,10 +1649,7 @@ static void memcg_whole_attack(bool hooks)
 				 i ? "," : "", shapes[i].name);
 	}
 	/* the BTF kind's blob, as btf_memcg_bound's */
-	btf = btf__new_empty();
-	for (i = 0; btf && i < BTF_INTS; i++)
-		btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	btf_blob = btf ? btf__raw_data(btf, &btf_blob_size) : NULL;
+	btf = btf_of_ints();
 	if (!ASSERT_OK_PTR(btf_blob, "a BTF of int types"))
 		goto out_btf;
 	if (!granted_cg(hooks, names, "socket_filter"))
