@@ -14,9 +14,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+make -C "$top" --no-print-directory -s build/tools/verdict
 
 # check NAME WANT KTAP EXPECT: expect.sh on the results.json that the
-# verdict makes of KTAP (build/tools/verdict, which tests/verdict.sh builds)
+# verdict makes of KTAP (build/tools/verdict, built below)
 check() {
 	name=$1 want=$2
 	shift 2

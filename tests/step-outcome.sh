@@ -10,15 +10,16 @@
 #   no_subtest.log  TEST=smoke/nosuch: no such subtest (untestable)
 #   boot_panic.log  the guest panicked before the init ran (untestable)
 #   pass.log        TEST=smoke/unpriv_refused_hash on the tip
-# usage: step-outcome.sh [VERDICT]	(default: build/tools/verdict, which
-#	tests/verdict.sh builds)
+# usage: step-outcome.sh [VERDICT]	(default: build/tools/verdict, built
+#	here as make builds it)
 set -eu
 STAGE=tests/step-outcome.sh
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
 verdict=${1:-$top/build/tools/verdict}
+[ $# -ge 1 ] || make -C "$top" --no-print-directory -s build/tools/verdict
 fixtures=$top/tests/fixtures/step
-[ -x "$verdict" ] || die "no verdict binary at $verdict; tests/verdict.sh builds it"
+[ -x "$verdict" ] || die "no verdict binary at $verdict"
 
 tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
