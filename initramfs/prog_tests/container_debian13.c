@@ -10,11 +10,12 @@
  *
  * A container, as a runtime makes one: uid 65534 makes a user namespace,
  * in which it is root, with mount and network namespaces of its own;
- * mounts sysfs, and on its fs/bpf the BPF file system that its privileged
- * parent (this test, root of the initial namespace) created for it with
- * the delegation options from the fsopen() fd it handed over; chroots
- * into /debian13; and runs the tools there, with LIBBPF_BPF_TOKEN_PATH set
- * to /sys/fs/bpf as a runtime that delegates would, or without it.
+ * mounts sysfs; gets on its fs/bpf a BPF file system from the
+ * administrator's bpf-token-mount, run by its privileged parent (this
+ * test, root of the initial namespace), with the delegation options or
+ * none; chroots into /debian13; and runs the tools there, with
+ * LIBBPF_BPF_TOKEN_PATH set to /sys/fs/bpf as a runtime that delegates
+ * would, or without it.
  *
  * token_ip_xdp: ip attaches xdp_count.o to the container's lo
  * (xdpgeneric): libbpf makes a token from the delegated BPF FS and passes
@@ -40,6 +41,7 @@
 #define IP		"/usr/sbin/ip"
 #define BPFTOOL		"/usr/sbin/bpftool"
 #define XDP_COUNT_O	"/container/xdp_count.o"
+#define TOKEN_MOUNT	"/bin/bpf-token-mount"
 /* the granted container's cgroup */
 #define CG		"/sys/fs/cgroup/container_debian13"
 
@@ -76,12 +78,6 @@ static bool need_token(void)
 	return has;
 }
 
-/* glibc's wrapper, as 0 or -errno */
-static int set_fs(int fd, unsigned int cmd, const char *key, const char *value)
-{
-	return fsconfig(fd, cmd, key, value, 0) ? -errno : 0;
-}
-
 /* What the container's set-up failed at (its exit status), or a step of
  * its commands (CONTAINER_STEP and up)
  */
@@ -95,14 +91,17 @@ enum {
 	CONTAINER_STEP = 16,
 };
 
+#define run(path, ...) run_program(path, AS_ROOT, TOOL_ARGS(__VA_ARGS__))
+
 /* The container: uid 65534 outside, root of its own namespaces, in the
- * Debian 13 tree, its BPF FS made by the parent over @sock; runs @steps:
- * its exit status
+ * Debian 13 tree; once it says over @sock that it is ready, its parent
+ * gives it a BPF FS with bpf-token-mount and says whether that worked.
+ * Runs @steps: its exit status
  */
 static int container(int sock, const char *cg, int (*steps)(void))
 {
-	char procs[128];
-	int fs_fd, mnt_fd, step;
+	char procs[128], mounted;
+	int step;
 
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg ?: "");
 	if ((cg && write_file(procs, "0")) || !become_nobody())
@@ -111,16 +110,13 @@ static int container(int sock, const char *cg, int (*steps)(void))
 	    unshare(CLONE_NEWNS | CLONE_NEWNET) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return CONTAINER_NAMESPACES;
-	fs_fd = fsopen("bpf", FSOPEN_CLOEXEC);
-	if (fs_fd < 0 || send_fd(sock, fs_fd) || recv_fd(sock) < 0)
-		return CONTAINER_HANDOFF;
 	/* sysfs of its network namespace; /proc, whose /proc/self bpftool reads */
 	if (mount("sysfs", ROOT "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ||
 	    mount("/proc", ROOT "/proc", NULL, MS_BIND | MS_REC, NULL))
 		return CONTAINER_SYSFS;
-	mnt_fd = fsmount(fs_fd, FSMOUNT_CLOEXEC, 0);
-	if (mnt_fd < 0 ||
-	    move_mount(mnt_fd, "", AT_FDCWD, ROOT "/sys/fs/bpf", MOVE_MOUNT_F_EMPTY_PATH))
+	if (write(sock, "", 1) != 1 || read(sock, &mounted, 1) != 1)
+		return CONTAINER_HANDOFF;
+	if (mounted != 'y')
 		return CONTAINER_BPFFS;
 	if (chroot(ROOT) || chdir("/"))
 		return CONTAINER_CHROOT;
@@ -129,16 +125,14 @@ static int container(int sock, const char *cg, int (*steps)(void))
 	return step ? CONTAINER_STEP + step : 0;
 }
 
-/* Run a container whose BPF FS has the delegation options @delegate (all
- * of them "any"), or none, in cgroup @cg (NULL: this test's): its exit
- * status
+/* Run a container in cgroup @cg (NULL: this test's), whose BPF FS
+ * bpf-token-mount makes with every delegation option "any" if @delegate,
+ * or none, as a host's administrator would: its exit status
  */
 static int run_container(bool delegate, const char *cg, int (*steps)(void))
 {
-	static const char *const options[] = {
-		"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
-	};
-	int socks[2], fs_fd, status = -1, i;
+	int socks[2], status = -1, err;
+	char pid_s[16], ready;
 	pid_t pid;
 
 	if (!ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, socks), "socketpair"))
@@ -150,15 +144,14 @@ static int run_container(bool delegate, const char *cg, int (*steps)(void))
 		_exit(container(socks[1], cg, steps));
 	}
 	close(socks[1]);
-	fs_fd = recv_fd(socks[0]);
-	if (ASSERT_GE(fs_fd, 0, "the container's fsopen fd")) {
-		for (i = 0; delegate && i < ARRAY_SIZE(options); i++)
-			ASSERT_OK(set_fs(fs_fd, FSCONFIG_SET_STRING, options[i], "any"),
-				  options[i]);
-		ASSERT_OK(set_fs(fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL),
-			  "the parent creates its BPF FS");
-		ASSERT_OK(send_fd(socks[0], fs_fd), "hand it back");
-		close(fs_fd);
+	if (ASSERT_EQ(read(socks[0], &ready, 1), 1, "the container is ready")) {
+		snprintf(pid_s, sizeof(pid_s), "%d", pid);
+		err = delegate ? run(TOKEN_MOUNT, pid_s, "--cmds", "any", "--maps", "any",
+				     "--progs", "any", "--attachs", "any",
+				     "--path", ROOT "/sys/fs/bpf") :
+				 run(TOKEN_MOUNT, pid_s, "--path", ROOT "/sys/fs/bpf");
+		ASSERT_OK(err, "bpf-token-mount");
+		ASSERT_EQ(write(socks[0], err ? "n" : "y", 1), 1, "tell the container");
 	}
 	close(socks[0]);
 	if (ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid") &&
@@ -166,8 +159,6 @@ static int run_container(bool delegate, const char *cg, int (*steps)(void))
 		status = WEXITSTATUS(status);
 	return status;
 }
-
-#define run(path, ...) run_program(path, AS_ROOT, TOOL_ARGS(__VA_ARGS__))
 
 /* libbpf's token path, as a runtime that delegates would set it, or none
  * (libbpf 1.5 then tries /sys/fs/bpf, and goes on without a token where
