@@ -109,7 +109,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help test run ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench kernel-cost kernel-cost-doc mutate mutants-apply upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit shellcheck shell gdb kernel-base
+	range-diff bench kernel-cost kernel-cost-doc mutate mutants-apply upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit check-hardening shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
@@ -121,7 +121,7 @@ HELP_GROUPS := \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
 	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
 	figures:bench,parity-table,upstream-doc,versions-doc,kernel-cost-doc \
-	ci:check-faults,check-kunit,shellcheck,mutants-apply,gh-local
+	ci:check-faults,check-kunit,check-hardening,shellcheck,mutants-apply,gh-local
 
 help: ## list the targets, by role, and the variables
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | \
@@ -191,11 +191,12 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 
 # series-check is not in check: it builds and boots a kernel for base and
 # for every commit of the series; ci.yml runs it as a job of its own.
-check: deps ## harness tests, shellcheck, ci, mutants-apply, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
+check: deps ## harness tests, shellcheck, ci, check-hardening, mutants-apply, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME)
 	$(FRESH_ENV) tests/run.sh
 	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck
 	$(FRESH_ENV) $(MAKE) --no-print-directory ci
+	$(FRESH_ENV) $(MAKE) --no-print-directory check-hardening
 	$(FRESH_ENV) $(MAKE) --no-print-directory mutants-apply
 	$(FRESH_ENV) $(MAKE) --no-print-directory selftests-build
 	$(FRESH_ENV) $(MAKE) --no-print-directory tree-test-progs
@@ -204,6 +205,12 @@ check: deps ## harness tests, shellcheck, ci, mutants-apply, selftests-build, tr
 	$(FRESH_ENV) $(MAKE) --no-print-directory check-kunit
 	$(FRESH_ENV) tests/bisect-interrupted.sh
 	$(FRESH_ENV) tests/bisect.sh
+
+# bpf-grant and bpf-token-mount run as root and decide who gets BPF:
+# check the flags they were built with in the binaries themselves.
+check-hardening: guest-tests ## bpf-grant and bpf-token-mount: PIE, RELRO, BIND_NOW, stack protector, _FORTIFY_SOURCE, read from the binaries
+	tools/hardening.sh $(TESTS_O)/tools/bpf-grant bpf-grant.c grant_args.c
+	tools/hardening.sh $(TESTS_O)/tools/bpf-token-mount bpf-token-mount.c
 
 check-faults: kernel initramfs $(VERDICT) ## drive the guest into each failure; the verdict must name it
 	tests/faults.sh $(BZIMAGE) $(INITRAMFS) $(VERDICT) $(B)/faults

@@ -28,7 +28,7 @@ STAGE=deps
 # upstream-selftests). debian-archive-keyring: the key of Debian 13's
 # archive, from which tools/debian13-root.sh fetches a container's tools
 # for the guest (make deps runs it after this).
-packages="git make gcc libc6-dev ccache bc bison flex perl
+packages="git make gcc binutils libc6-dev ccache bc bison flex perl
 	libelf-dev libssl-dev zlib1g-dev dwarves xz-utils cpio busybox-static
 	qemu-system-x86 clang llvm libbpf-dev bpftool libxml2-utils
 	python3-ply python3-git libclang-rt-14-dev shellcheck lld pkg-config rsync
