@@ -193,21 +193,22 @@ FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 # for every commit of the series; ci.yml runs it as a job of its own.
 # The last line says how it ended: PASS and the time, or the step that
 # failed and the command that reruns it.
-check_failed = { echo "check: FAIL at $(1); rerun: $(2)"; exit 1; }
+# $(1): a make target, or a script (with a /), which reruns itself.
+check_failed = { echo "check: FAIL at $(1); rerun: $(if $(findstring /,$(1)),$(1),make $(1))"; exit 1; }
 check: deps ## harness tests, shellcheck, ci, check-hardening, mutants-apply, selftests-build, tree-test-progs, check-faults, ci-base, check-kunit, and a bisect of a broken copy
 	rm -rf $(FRESH_HOME) && mkdir -p $(FRESH_HOME) && date +%s > $(FRESH_HOME)/check-start
-	$(FRESH_ENV) tests/run.sh || $(call check_failed,tests/run.sh,tests/run.sh)
-	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck || $(call check_failed,shellcheck,make shellcheck)
-	$(FRESH_ENV) $(MAKE) --no-print-directory ci || $(call check_failed,ci,make ci)
-	$(FRESH_ENV) $(MAKE) --no-print-directory check-hardening || $(call check_failed,check-hardening,make check-hardening)
-	$(FRESH_ENV) $(MAKE) --no-print-directory mutants-apply || $(call check_failed,mutants-apply,make mutants-apply)
-	$(FRESH_ENV) $(MAKE) --no-print-directory selftests-build || $(call check_failed,selftests-build,make selftests-build)
-	$(FRESH_ENV) $(MAKE) --no-print-directory tree-test-progs || $(call check_failed,tree-test-progs,make tree-test-progs)
-	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults || $(call check_failed,check-faults,make check-faults)
-	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base || $(call check_failed,ci-base,make ci-base)
-	$(FRESH_ENV) $(MAKE) --no-print-directory check-kunit || $(call check_failed,check-kunit,make check-kunit)
-	$(FRESH_ENV) tests/bisect-interrupted.sh || $(call check_failed,tests/bisect-interrupted.sh,tests/bisect-interrupted.sh)
-	$(FRESH_ENV) tests/bisect.sh || $(call check_failed,tests/bisect.sh,tests/bisect.sh)
+	$(FRESH_ENV) tests/run.sh || $(call check_failed,tests/run.sh)
+	$(FRESH_ENV) $(MAKE) --no-print-directory shellcheck || $(call check_failed,shellcheck)
+	$(FRESH_ENV) $(MAKE) --no-print-directory ci || $(call check_failed,ci)
+	$(FRESH_ENV) $(MAKE) --no-print-directory check-hardening || $(call check_failed,check-hardening)
+	$(FRESH_ENV) $(MAKE) --no-print-directory mutants-apply || $(call check_failed,mutants-apply)
+	$(FRESH_ENV) $(MAKE) --no-print-directory selftests-build || $(call check_failed,selftests-build)
+	$(FRESH_ENV) $(MAKE) --no-print-directory tree-test-progs || $(call check_failed,tree-test-progs)
+	$(FRESH_ENV) $(MAKE) --no-print-directory check-faults || $(call check_failed,check-faults)
+	$(FRESH_ENV) $(MAKE) --no-print-directory ci-base || $(call check_failed,ci-base)
+	$(FRESH_ENV) $(MAKE) --no-print-directory check-kunit || $(call check_failed,check-kunit)
+	$(FRESH_ENV) tests/bisect-interrupted.sh || $(call check_failed,tests/bisect-interrupted.sh)
+	$(FRESH_ENV) tests/bisect.sh || $(call check_failed,tests/bisect.sh)
 	@echo "check: PASS, every step, $$(($$(date +%s) - $$(cat $(FRESH_HOME)/check-start))) s"
 
 # bpf-grant and bpf-token-mount run as root and decide who gets BPF:

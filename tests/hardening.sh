@@ -27,25 +27,33 @@ int main(int argc, char **argv)
 }
 C
 
+# result NAME OK WHY: one TAP line; the output behind a failure
+result() {
+	if [ "$2" = yes ]; then
+		pass=$((pass + 1))
+		echo "ok $((pass + fail)) $1"
+	else
+		fail=$((fail + 1))
+		echo "not ok $((pass + fail)) $1 ($3)"
+		cat "$tmp/cc" "$tmp/out" 2> /dev/null | sed 's/^/# /'
+	fi
+}
+
 # check NAME WANT-EXIT WANT-MESSAGE FLAGS...: build the toy with FLAGS,
 # run the checker on it
 check() {
 	name=$1 want=$2 msg=$3
 	shift 3
 	got=0
+	rm -f "$tmp/cc" "$tmp/out"
 	if ! gcc -o "$tmp/toy" "$tmp/toy.c" "$@" 2> "$tmp/cc"; then
 		got=cc
 	elif ! "$top/tools/hardening.sh" "$tmp/toy" toy.c > "$tmp/out" 2>&1; then
 		got=1
 	fi
-	if [ "$got" = "$want" ] && grep -q -- "$msg" "$tmp/out"; then
-		pass=$((pass + 1))
-		echo "ok $((pass + fail)) $name"
-	else
-		fail=$((fail + 1))
-		echo "not ok $((pass + fail)) $name (exit $got, wanted $want and '$msg')"
-		sed 's/^/# /' "$tmp/cc" "$tmp/out" 2> /dev/null || true
-	fi
+	ok=no
+	[ "$got" != "$want" ] || ! grep -q -- "$msg" "$tmp/out" || ok=yes
+	result "$name" $ok "exit $got, wanted $want and '$msg'"
 }
 
 check every_flag 0 "PIE, RELRO, BIND_NOW, stack protector, _FORTIFY_SOURCE" \
@@ -62,13 +70,10 @@ check no_fortify 1 "built without _FORTIFY_SOURCE" \
 	-g -O2 -fstack-protector-strong -fPIE -Wl,-z,relro -Wl,-z,now -static-pie
 check no_debug_info 1 "no compile unit for toy.c" \
 	-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE -Wl,-z,relro -Wl,-z,now -static-pie
+rm -f "$tmp/cc"
 if "$top/tools/hardening.sh" "$tmp/nosuch" toy.c > "$tmp/out" 2>&1; then got=0; else got=1; fi
-if [ $got = 1 ] && grep -q "nosuch is missing" "$tmp/out"; then
-	pass=$((pass + 1))
-	echo "ok $((pass + fail)) missing_binary"
-else
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) missing_binary (exit $got)"
-fi
+ok=no
+[ $got != 1 ] || ! grep -q "nosuch is missing" "$tmp/out" || ok=yes
+result missing_binary $ok "exit $got, wanted 1 and 'nosuch is missing'"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
