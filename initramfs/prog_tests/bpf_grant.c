@@ -705,13 +705,19 @@ static int delegate(const char *path, uid_t uid)
  * moves itself to a cgroup it makes in the delegated one: 0 or -errno each
  */
 struct escape {
-	int array_before, hash_before, mkdir, move, array_after, hash_after;
+	int array_before, hash_before, mkdir, move, array_after, hash_after,
+	    devmap_after;
 };
 
-static bool try_escape(struct escape *e)
+/* A task of nobody's in @from moves itself to @to, which it makes if
+ * there is none; what it can create before and after, in @e
+ */
+static bool try_escape(const char *from, const char *to, struct escape *e)
 {
 	static const struct step array = { MAP, BPF_MAP_TYPE_ARRAY, 4, 8, 1 };
 	static const struct step hash = { MAP, BPF_MAP_TYPE_HASH, 4, 8, 1 };
+	static const struct step devmap = { MAP, BPF_MAP_TYPE_DEVMAP, 4, 4, 1 };
+	char procs[GRANT_PATH_MAX];
 	ssize_t n = -1;
 	int fds[2];
 	pid_t pid;
@@ -722,15 +728,17 @@ static bool try_escape(struct escape *e)
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		if (write_file(NARROW_CG "/cgroup.procs", "0") ||
-		    !become_nobody())
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", from);
+		if (write_file(procs, "0") || !become_nobody())
 			_exit(1);
 		e->array_before = do_step(&array);
 		e->hash_before = do_step(&hash);
-		e->mkdir = mkdir(MINE_CG, 0755) ? -errno : 0;
-		e->move = write_file(MINE_CG "/cgroup.procs", "0");
+		e->mkdir = mkdir(to, 0755) && errno != EEXIST ? -errno : 0;
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", to);
+		e->move = write_file(procs, "0");
 		e->array_after = do_step(&array);
 		e->hash_after = do_step(&hash);
+		e->devmap_after = do_step(&devmap);
 		_exit(write(fds[1], e, sizeof(*e)) != sizeof(*e));
 	}
 	close(fds[1]);
@@ -764,7 +772,8 @@ static void test_delegated_nesting(void)
 	ASSERT_TRUE(printed("bpf-grant remove " NARROW_CG " first"),
 		    "says the fix");
 	/* the escape that a wider rule would have let through */
-	if (ASSERT_TRUE(try_escape(&e), "a task of the narrow cgroup")) {
+	if (ASSERT_TRUE(try_escape(NARROW_CG, MINE_CG, &e),
+			"a task of the narrow cgroup")) {
 		ASSERT_OK(e.array_before, "array in the narrow cgroup");
 		ASSERT_EQ(e.hash_before, -EPERM, "hash in the narrow cgroup");
 		ASSERT_OK(e.mkdir, "it makes a cgroup in the delegated one");
@@ -810,7 +819,9 @@ out:
  * Rules side by side in one delegated cgroup: its user moves its tasks
  * among its cgroups, so a task of the one could move into the other and
  * get its rule. add refuses a rule there that grants more than one already
- * there, in any field, and takes one that grants no more.
+ * there, in any field, and takes one that grants no more. A task that
+ * moves across then gets nothing more than it had: first no rule at all,
+ * then the narrower one.
  */
 static void test_delegated_siblings(void)
 {
@@ -829,6 +840,7 @@ static void test_delegated_siblings(void)
 		  "--max-map-bytes", "4096", "--prog-types", "socket_filter,kprobe" } },
 	};
 	const char *args[ARRAY_SIZE(wider[0].args) + 3] = { "add", MON_CG };
+	struct escape e;
 	char what[96];
 	int i, j;
 
@@ -856,6 +868,13 @@ static void test_delegated_siblings(void)
 	ASSERT_TRUE(printed("bpf-grant remove " APP_CG " first"), "says the fix");
 	ASSERT_EQ(tool("list"), GRANT_EXIT_OK, "list");
 	ASSERT_FALSE(printed(MON_CG "\t"), "no rule added beside it");
+	/* the escape the wider rule beside it would have let through */
+	if (ASSERT_TRUE(try_escape(APP_CG, MON_CG, &e), "a task of " APP_CG)) {
+		ASSERT_OK(e.hash_before, "hash in " APP_CG);
+		ASSERT_OK(e.move, "it moves itself into " MON_CG);
+		ASSERT_EQ(e.hash_after, -EPERM, "hash after the move: no rule there");
+		ASSERT_EQ(e.devmap_after, -EPERM, "devmap after the move");
+	}
 
 	if (!ASSERT_EQ(tool("add", MON_CG, "--map-types", "array",
 			    "--max-map-bytes", "4096", "--prog-types",
@@ -866,6 +885,12 @@ static void test_delegated_siblings(void)
 	ASSERT_EQ(map_in(MON_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), -EPERM,
 		  "hash beside it: its own rule applies");
 	ASSERT_OK(map_in(APP_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), "hash in the first one");
+	if (ASSERT_TRUE(try_escape(APP_CG, MON_CG, &e), "a task of " APP_CG)) {
+		ASSERT_OK(e.move, "it moves itself into " MON_CG);
+		ASSERT_OK(e.array_after, "array after the move");
+		ASSERT_EQ(e.hash_after, -EPERM,
+			  "hash after the move: the narrower rule there");
+	}
 	ASSERT_EQ(tool("add", APP_CG, "--map-types", "array,hash",
 		       "--max-map-bytes", "4096"), GRANT_EXIT_OK,
 		  "the first rule added again, as it was");
