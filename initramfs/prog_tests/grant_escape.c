@@ -65,6 +65,15 @@
  * sockets storage until their option memory was full) takes
  * CAP_NET_ADMIN over the caller's namespace.
  *
+ * sk_storage_fill: that attack to its end. Root listens on 127.0.0.1;
+ * the attacker loads a cgroup_skb program that looks the listener up and
+ * gives it sk_storage until its option memory is full, pins the maps so
+ * that the storage outlives it, and test-runs it; then, root in a user
+ * and network namespace of its own, gives the initial namespace an id
+ * there (RTM_NEWNSID) and loads the program looking up by that id; and
+ * runs it where it is root. Root's SO_ATTACH_FILTER on the listener must
+ * work after all that.
+ *
  * The gates a grant does not stand in for stay: zero_seed, a hash map
  * with BPF_F_ZERO_SEED (CAP_SYS_ADMIN: a predictable hash is a local
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
@@ -95,6 +104,17 @@
  * set dev lo xdpgeneric obj xdp_count.o then pins a map of its own there,
  * owned by uid 0 and not the attacker's. The tool is tested, not a patch:
  * on the stock kernel the attacker's map is refused, the rest is the same.
+ *
+ * tc_squat: the same squat where the administrator let others make names
+ * in /sys/fs/bpf (1777, bpf-grant add --shared-bpffs): the kernel's check
+ * then stands alone. The attacker pins, at tc/globals/jmp_table, a granted
+ * program array of the shape tc_tail.o declares, with its granted
+ * classifier (which drops every packet) in it. Root's tc filter add ... bpf
+ * da obj tc_tail.o reuses the pin, and its classifier may not tail-call a
+ * granted program: the load fails, tc says so, and nothing is attached.
+ * Pinned empty instead, the array is reused and root's classifier
+ * attached; the attacker may not then put its classifier in it. Either
+ * way, datagrams over lo reach root's socket.
  */
 #include <test_progs.h>
 #include <ctype.h>
@@ -112,11 +132,15 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/filter.h>
 #include <linux/if_link.h>
+#include <linux/net_namespace.h>
+#include <linux/rtnetlink.h>
 #include <bpf/btf.h>
 #include "grant_helpers.h"
 #include "grant_policy.h"
 #include "grant_escape.skel.h"
+#include "grant_sockets.skel.h"
 
 #define CG		"/sys/fs/cgroup/grant_escape"
 #define PORT		4242
@@ -662,6 +686,220 @@ static void sk_lookup_reach(bool hooks)
 			  "granted cgroup_skb lookup, test run");
 	}
 	ungrant_cg(hooks);
+}
+
+#define LISTEN_PORT	4243
+#define NSID		5	/* the id the attacker gives the initial namespace */
+#define SOCKETS_RUNS	3	/* test runs: the first fills, the rest find it full */
+
+/* How far the attacker got: each step's -errno or count */
+struct sk_fill {
+	int load;		/* the skeleton, looking up where it runs */
+	int pin;		/* its maps, pinned: the storage outlives it */
+	int run;		/* its test run, in the initial namespace */
+	int found, stored;	/* listeners found, storage got on them */
+	int own_netns;		/* a user and network namespace of its own */
+	int nsid;		/* RTM_NEWNSID: an id for the initial namespace */
+	int load_nsid;		/* the skeleton, looking up by that id */
+	int load_own;		/* the skeleton again, in its own namespace */
+	int run_own;		/* its test run there */
+	int found_own;		/* listeners it found from there */
+};
+
+/* grant_sockets, looking up in @netns_id: the skeleton, or NULL and the
+ * load's -errno in @err
+ */
+static struct grant_sockets *sockets_load(__s64 netns_id, int *err)
+{
+	struct grant_sockets *skel = grant_sockets__open();
+
+	if (!skel) {
+		*err = -errno;
+		return NULL;
+	}
+	skel->rodata->port = htons(LISTEN_PORT);
+	skel->rodata->netns_id = netns_id;
+	*err = grant_sockets__load(skel);
+	if (*err) {
+		grant_sockets__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* fill_listener's test runs: 0 or -errno */
+static int sockets_run(struct grant_sockets *skel)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	__u8 pkt[64] = {};
+	int i;
+
+	run.data_in = pkt;
+	run.data_size_in = sizeof(pkt);
+	for (i = 0; i < SOCKETS_RUNS; i++)
+		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.fill_listener),
+					   &run))
+			return -errno;
+	return 0;
+}
+
+/* Give the network namespace of @fd the id @id in the caller's own, as
+ * ip netns set does: 0 or -errno
+ */
+static int new_nsid(int fd, int id)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct rtgenmsg g;
+		char pad[3];
+		struct nlattr fd_attr;
+		__u32 fd;
+		struct nlattr id_attr;
+		__s32 id;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_NEWNSID,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK },
+		.g.rtgen_family = AF_UNSPEC,
+		.fd_attr = { .nla_len = NLA_HDRLEN + 4, .nla_type = NETNSA_FD },
+		.fd = fd,
+		.id_attr = { .nla_len = NLA_HDRLEN + 4, .nla_type = NETNSA_NSID },
+		.id = id,
+	};
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+	} ack;
+	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err;
+
+	if (s < 0)
+		return -errno;
+	if (send(s, &req, sizeof(req), 0) < 0 || recv(s, &ack, sizeof(ack), 0) < 0)
+		err = -errno;
+	else
+		err = ack.nh.nlmsg_type == NLMSG_ERROR ? ack.err.error : -EPROTO;
+	close(s);
+	return err;
+}
+
+/* The attacker's side: every step it can take against root's listener */
+static void sk_fill_attack(const void *arg, void *out)
+{
+	struct grant_sockets *skel;
+	struct sk_fill *a = out;
+	int init_net;
+
+	a->pin = a->run = a->own_netns = a->nsid = a->load_nsid = a->load_own =
+		a->run_own = -ENOEXEC;	/* not tried */
+	init_net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	skel = sockets_load(BPF_F_CURRENT_NETNS, &a->load);
+	if (!skel)
+		return;
+	a->pin = bpf_object__pin_maps(skel->obj, BPFFS);
+	a->run = sockets_run(skel);
+	a->found = skel->bss->found;
+	a->stored = skel->bss->stored;
+	grant_sockets__destroy(skel);
+
+	a->own_netns = unshare(CLONE_NEWUSER | CLONE_NEWNET) ? -errno :
+		       map_user_ns(NOBODY) ?: lo_set(true, NULL);
+	if (a->own_netns)
+		return;
+	a->nsid = init_net < 0 ? -EBADF : new_nsid(init_net, NSID);
+	grant_sockets__destroy(sockets_load(NSID, &a->load_nsid));
+	skel = sockets_load(BPF_F_CURRENT_NETNS, &a->load_own);
+	if (!skel)
+		return;
+	a->run_own = sockets_run(skel);
+	a->found_own = skel->bss->found;
+	grant_sockets__destroy(skel);
+}
+
+/* A classic filter of 64 instructions onto @fd, as root's own programs
+ * attach them: 0 or -errno (ENOMEM: the socket's option memory is full)
+ */
+static int attach_filter(int fd)
+{
+	struct sock_filter insns[64];
+	struct sock_fprog prog = { .len = ARRAY_SIZE(insns), .filter = insns };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(insns) - 1; i++)
+		insns[i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_IMM, 0);
+	insns[i] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffff);
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ?
+	       -errno : 0;
+}
+
+/* What the attacker pinned, all of it, gone; and PIN_DIR with it */
+static void empty_pin_dir(void)
+{
+	DIR *dir = opendir(PIN_DIR);
+	char path[PATH_MAX];
+	struct dirent *d;
+
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), PIN_DIR "/%s", d->d_name);
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			unlink(path);
+	}
+	if (dir)
+		closedir(dir);
+	ASSERT_OK(rmdir(PIN_DIR) ? -errno : 0, "rmdir " PIN_DIR);
+}
+
+/* Root's listener, a granted cgroup_skb program that looks it up and
+ * gives it storage: stopped at the test run in the initial namespace,
+ * and at the load when it names that namespace by an id of its own;
+ * from its own namespace it finds nothing. Root's filter then attaches.
+ */
+static void sk_storage_fill(bool hooks)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET, .sin_port = htons(LISTEN_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sk_fill a;
+	bool lo_was_up;
+	int sock;
+
+	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
+		return;
+	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ||
+		       listen(sock, 1) ? -errno : 0, "root's listener at 127.0.0.1") ||
+	    !granted_cg(hooks, "array,sk_storage", "socket_filter,cgroup_skb"))
+		goto out;
+	if (!ASSERT_OK(pinning_in_cg(sk_fill_attack, NULL, &a, sizeof(a)),
+		       "the attacker reports"))
+		goto out;
+	printf("sk_storage_fill: load %d, pin %d, run %d, found %d, stored %d, "
+	       "own netns %d, nsid %d, load by nsid %d, load own %d, run own %d, "
+	       "found own %d\n", a.load, a.pin, a.run, a.found, a.stored,
+	       a.own_netns, a.nsid, a.load_nsid, a.load_own, a.run_own,
+	       a.found_own);
+	if (hooks) {
+		ASSERT_OK(a.load, "granted load, lookups where it runs");
+		ASSERT_OK(a.pin, "its maps pinned");
+		ASSERT_EQ(a.run, -EPERM, "its test run in the initial namespace");
+		ASSERT_OK(a.own_netns, "a namespace of its own");
+		ASSERT_OK(a.nsid, "an id there for the initial namespace");
+		ASSERT_EQ(a.load_nsid, -EPERM, "granted load, lookups by that id");
+		ASSERT_OK(a.load_own, "granted load in its own namespace");
+		ASSERT_OK(a.run_own, "its test runs there");
+		ASSERT_EQ(a.found_own, 0, "root's listener found from there");
+	} else {
+		ASSERT_EQ(a.load, -EPERM, "stock refuses the load");
+	}
+	ASSERT_EQ(a.found, 0, "root's listener found");
+	ASSERT_EQ(a.stored, 0, "storage given to root's listener");
+	ASSERT_OK(attach_filter(sock), "root's SO_ATTACH_FILTER on its listener");
+out:
+	empty_pin_dir();
+	ungrant_cg(hooks);
+	if (sock >= 0)
+		close(sock);
+	if (!lo_was_up)
+		lo_set(false, NULL);
 }
 
 #define MEMCG_MAX	(16 << 20)
@@ -1765,6 +2003,11 @@ static void xsk_socket(bool hooks)
 #define XDP_COUNT_O	"/container/xdp_count.o"
 /* where root's ip pins xdp_count's proto_count (container_tools) */
 #define IP_PIN		BPFFS "/xdp/globals/proto_count"
+#define TC		"/usr/sbin/tc"
+#define TC_TAIL_O	"/container/tc_tail.o"
+/* where root's tc pins tc_tail's program array */
+#define TC_PIN		BPFFS "/tc/globals/jmp_table"
+#define TC_ACT_SHOT	2
 
 /* Run Debian's ip with @args, as root (run_program()) */
 static int run_ip(const char *const *args)
@@ -1810,6 +2053,7 @@ static void unsquat(void)
 {
 	static const char *const paths[] = {
 		BPFFS "/tc/globals/proto_count", BPFFS "/xdp/globals/proto_count",
+		TC_PIN,
 		BPFFS "/tc/globals", BPFFS "/xdp/globals", BPFFS "/ip/globals",
 		BPFFS "/tc", BPFFS "/xdp", BPFFS "/ip",
 	};
@@ -1874,6 +2118,189 @@ out:
 	ungrant_cg(hooks);
 }
 
+/* How far the attacker got: each step's -errno, 0 if it worked */
+struct tc_squat {
+	int map;	/* a program array of jmp_table's shape, or the pin */
+	int prog;	/* a granted classifier that drops every packet */
+	int insert;	/* the classifier into the array */
+	int pin;	/* tc/globals made, the array pinned at TC_PIN */
+};
+
+static int load_tc_drop(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = TC_ACT_SHOT },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), 0);
+}
+
+/* What the attacker does, before root's tc runs or after */
+enum tc_squat_step {
+	SQUAT_FILLED,	/* pin an array with its classifier in it */
+	SQUAT_EMPTY,	/* pin an empty array */
+	SQUAT_INSERT,	/* put its classifier in the array pinned there */
+};
+
+/* The attacker's side: @arg, the step */
+static void tc_squat_attack(const void *arg, void *out)
+{
+	enum tc_squat_step step = *(const enum tc_squat_step *)arg;
+	struct tc_squat *s = out;
+	int map, prog = -ENOEXEC;
+	__u32 key = 0;
+
+	s->prog = s->insert = s->pin = -ENOEXEC;	/* not tried */
+	map = step == SQUAT_INSERT ? bpf_obj_get(TC_PIN) :
+	      bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "jmp_table", 4, 4, 1, NULL);
+	s->map = map < 0 ? -errno : 0;
+	if (step != SQUAT_EMPTY) {
+		prog = load_tc_drop();
+		s->prog = prog < 0 ? prog : 0;
+	}
+	if (map >= 0 && prog >= 0)
+		s->insert = bpf_map_update_elem(map, &key, &prog, 0) ? -errno : 0;
+	if (map >= 0 && step != SQUAT_INSERT)
+		s->pin = (mkdir(BPFFS "/tc", 0755) && errno != EEXIST) ||
+			 (mkdir(BPFFS "/tc/globals", 0755) && errno != EEXIST) ||
+			 bpf_obj_pin(map, TC_PIN) ? -errno : 0;
+	if (map >= 0)
+		close(map);
+	if (prog >= 0)
+		close(prog);
+}
+
+/* Run Debian's tc with @args, as root */
+static int run_tc(const char *const *args)
+{
+	return run_program(TC, AS_ROOT, args);
+}
+
+/* One round of tc_squat: the attacker pins an array, filled or empty
+ * (@filled), before root's tc runs; if empty, it tries to fill it after
+ */
+static void tc_squat_round(bool filled, bool hooks)
+{
+	static const char *const qdisc_add[] = {
+		"qdisc", "add", "dev", "lo", "clsact", NULL,
+	};
+	static const char *const qdisc_del[] = {
+		"qdisc", "del", "dev", "lo", "clsact", NULL,
+	};
+	static const char *const filter_add[] = {
+		"filter", "add", "dev", "lo", "ingress", "bpf", "da", "obj",
+		TC_TAIL_O, "sec", "tc", NULL,
+	};
+	static const char *const filter_show[] = {
+		"filter", "show", "dev", "lo", "ingress", NULL,
+	};
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET, .sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	enum tc_squat_step step = filled ? SQUAT_FILLED : SQUAT_EMPTY;
+	/* the attack: a filled array, root's classifier refused */
+	bool refused = hooks && filled;
+	struct tc_squat s = {};
+	bool qdisc = false;
+	struct stat st;
+	int sock, err;
+
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ?
+		       -errno : 0, "root's UDP socket at 127.0.0.1"))
+		goto out;
+	if (!ASSERT_OK(in_cg_as_nobody(tc_squat_attack, &step, &s, sizeof(s)),
+		       "the attacker reports"))
+		goto out;
+	printf("tc_squat before tc: map %d, prog %d, insert %d, pin %d\n",
+	       s.map, s.prog, s.insert, s.pin);
+	ASSERT_EQ(s.map, hooks ? 0 : -EPERM, "a program array of jmp_table's shape");
+	ASSERT_EQ(s.prog, hooks && filled ? 0 : filled ? -EPERM : -ENOEXEC,
+		  "a granted classifier");
+	ASSERT_EQ(s.insert, hooks && filled ? 0 : -ENOEXEC,
+		  "the classifier into the attacker's own array");
+	ASSERT_EQ(s.pin, hooks ? 0 : -ENOEXEC,
+		  "pinned at " TC_PIN ", in a BPF FS of mode 1777");
+
+	qdisc = ASSERT_OK(run_tc(qdisc_add), "root's tc qdisc add dev lo clsact");
+	if (!qdisc)
+		goto out;
+	err = run_tc(filter_add);
+	if (refused) {
+		ASSERT_NEQ(err, 0, "root's tc filter add: its classifier is refused");
+		ASSERT_TRUE(printed("BPF program load failed"), "tc says why");
+	} else {
+		ASSERT_OK(err, "root's tc filter add");
+	}
+	/* tc reused the attacker's pin (stock: the attacker has none) */
+	if (ASSERT_OK(lstat(TC_PIN, &st) ? -errno : 0, "a map at " TC_PIN))
+		ASSERT_EQ(st.st_uid, hooks ? NOBODY : 0, "pinned by the attacker");
+	ASSERT_OK(run_tc(filter_show), "tc filter show dev lo ingress");
+	ASSERT_EQ(printed("tc_tail"), !refused, "root's classifier is attached");
+	if (!filled) {
+		step = SQUAT_INSERT;
+		if (!ASSERT_OK(in_cg_as_nobody(tc_squat_attack, &step, &s, sizeof(s)),
+			       "the attacker reports"))
+			goto out;
+		printf("tc_squat after tc: map %d, prog %d, insert %d\n",
+		       s.map, s.prog, s.insert);
+		/* stock: no bpf() command for nobody (BPF_UNPRIV_DEFAULT_OFF) */
+		ASSERT_EQ(s.map, hooks ? 0 : -EPERM,
+			  "the attacker opens its pin, reused by tc");
+		ASSERT_EQ(s.prog, hooks ? 0 : -EPERM, "a granted classifier");
+		ASSERT_EQ(s.insert, hooks ? -EINVAL : -ENOEXEC,
+			  "the classifier into the array root's classifier uses");
+	}
+	ASSERT_OK(send_from_53(), "root sends datagrams over lo");
+	ASSERT_TRUE(received(sock), "they reach root's socket: no classifier of "
+		    "the attacker's ran");
+out:
+	if (qdisc)
+		ASSERT_OK(run_tc(qdisc_del), "tc qdisc del dev lo clsact");
+	if (sock >= 0)
+		close(sock);
+	unsquat();
+}
+
+static void tc_squat(bool hooks)
+{
+	bool lo_was_up = true;
+	struct stat st;
+
+	/* the guest has none: what the subtest makes there, it removes */
+	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
+			 "no " BPFFS "/tc or " BPFFS "/xdp yet") ||
+	    !ASSERT_OK(stat(BPFFS, &st) ? -errno : 0, "stat " BPFFS) ||
+	    !ASSERT_OK(chmod(BPFFS, 01777) ? -errno : 0, "chmod 1777 " BPFFS))
+		return;
+	/* root's socket's lo; put back as it was */
+	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
+		goto out;
+	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup") ||
+	    !ASSERT_OK(write_file(CG "/memory.max", GRANT_MEMORY_MAX), "memory.max"))
+		goto out;
+	/* bpf-grant refuses a shared BPF FS unless told */
+	if (hooks && !ASSERT_EQ(tool("add", CG, "--map-types", "prog_array",
+				     "--prog-types", "sched_cls"),
+				GRANT_EXIT_SHARED_BPFFS, "bpf-grant add, BPF FS 1777"))
+		goto out;
+	if (!ASSERT_EQ(tool("add", CG, "--map-types", "prog_array", "--prog-types",
+			    "sched_cls", "--shared-bpffs"),
+		       hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS,
+		       "bpf-grant add --shared-bpffs"))
+		goto out;
+	tc_squat_round(true, hooks);
+	tc_squat_round(false, hooks);
+out:
+	ungrant_cg(hooks);
+	if (!lo_was_up)
+		lo_set(false, NULL);
+	ASSERT_OK(chmod(BPFFS, st.st_mode & 07777) ? -errno : 0, "mode of " BPFFS " back");
+}
+
 void test_grant_escape(void)
 {
 	bool hooks = have_grant_hooks(), was_on = memory_controller_on();
@@ -1922,6 +2349,9 @@ void test_grant_escape(void)
 	if (test__start_subtest("sk_lookup_reach") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_lookup_reach(hooks);
+	if (test__start_subtest("sk_storage_fill") &&
+	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
+		sk_storage_fill(hooks);
 	if (test__start_subtest("percpu_capbpf_unchanged") &&
 	    need_patch("bpf: charge ->map_alloc()'s per-CPU memory to creators without CAP_BPF only"))
 		percpu_capbpf_unchanged();
@@ -1931,6 +2361,9 @@ void test_grant_escape(void)
 	/* the tool's check, not a patch: no need_patch() */
 	if (test__start_subtest("pin_squat"))
 		pin_squat(hooks);
+	if (test__start_subtest("tc_squat") &&
+	    need_patch("bpf, lsm: a program array holds granted programs or others, not both"))
+		tc_squat(hooks);
 	if (!was_on)
 		write_file("/sys/fs/cgroup/cgroup.subtree_control", "-memory");
 }
