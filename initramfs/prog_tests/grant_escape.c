@@ -41,7 +41,11 @@
  * attacker creates a sockmap and loads a stream verdict program, but may
  * not attach the program to the map (it would redirect between sockets
  * of any network namespace): the attach takes the capabilities that the
- * load would have needed. xsk_socket: with xskmap named, the map is
+ * load would have needed. netns_attach: the same for a granted flow
+ * dissector and sk_lookup program (default rule), which would run for a
+ * whole network namespace: attached to the initial one or to the
+ * attacker's own, with BPF_PROG_ATTACH or BPF_LINK_CREATE, each is
+ * refused. xsk_socket: with xskmap named, the map is
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
  *
@@ -1971,6 +1975,121 @@ static void sockmap_verdict_attach(bool hooks)
 	ungrant_cg(hooks);
 }
 
+/* How far the attacker got with programs that run for a whole network
+ * namespace: each step's -errno, 0 if it worked
+ */
+struct netns_attach {
+	int flow_load, lookup_load;	/* a flow dissector, an sk_lookup */
+	int flow_attach, flow_link, lookup_link;	/* to the initial one */
+	int own_netns;			/* root of namespaces of its own */
+	int own_flow_attach, own_flow_link, own_lookup_link;	/* there */
+};
+
+/* A program of @type returning @ret: its fd or -errno */
+static int load_ret(enum bpf_prog_type type, enum bpf_attach_type attach, int ret)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach);
+	int fd = bpf_prog_load(type, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Attach @flow, then link @flow and @lookup, to the caller's network
+ * namespace; each undone if it worked. @res: three -errno or 0
+ */
+static void attach_to_netns(int flow, int lookup, int res[3])
+{
+	int ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), link, i;
+
+	for (i = 0; i < 3; i++)
+		res[i] = ns < 0 ? -EBADF : -ENOEXEC;
+	if (ns < 0)
+		return;
+	if (flow >= 0) {
+		/* BPF_PROG_ATTACH names no namespace: target_fd 0, current's */
+		res[0] = bpf_prog_attach(flow, 0, BPF_FLOW_DISSECTOR, 0) ? -errno : 0;
+		if (!res[0])
+			bpf_prog_detach2(flow, 0, BPF_FLOW_DISSECTOR);
+		link = bpf_link_create(flow, ns, BPF_FLOW_DISSECTOR, NULL);
+		res[1] = link < 0 ? -errno : 0;
+		if (link >= 0)
+			close(link);
+	}
+	if (lookup >= 0) {
+		link = bpf_link_create(lookup, ns, BPF_SK_LOOKUP, NULL);
+		res[2] = link < 0 ? -errno : 0;
+		if (link >= 0)
+			close(link);
+	}
+	close(ns);
+}
+
+static void netns_attacker(const void *arg, void *out)
+{
+	struct netns_attach *a = out;
+	int flow, lookup, res[3];
+
+	flow = load_ret(BPF_PROG_TYPE_FLOW_DISSECTOR, BPF_FLOW_DISSECTOR, 0);
+	lookup = load_ret(BPF_PROG_TYPE_SK_LOOKUP, BPF_SK_LOOKUP, 1);
+	a->flow_load = flow < 0 ? flow : 0;
+	a->lookup_load = lookup < 0 ? lookup : 0;
+	attach_to_netns(flow, lookup, res);
+	a->flow_attach = res[0];
+	a->flow_link = res[1];
+	a->lookup_link = res[2];
+	a->own_netns = unshare(CLONE_NEWUSER | CLONE_NEWNET) ? -errno :
+		       map_user_ns(NOBODY);
+	if (a->own_netns)
+		res[0] = res[1] = res[2] = -ENOEXEC;
+	else
+		attach_to_netns(flow, lookup, res);
+	a->own_flow_attach = res[0];
+	a->own_flow_link = res[1];
+	a->own_lookup_link = res[2];
+	if (flow >= 0)
+		close(flow);
+	if (lookup >= 0)
+		close(lookup);
+}
+
+/* A flow dissector and an sk_lookup program, granted (the default rule
+ * has both), run for every flow and socket lookup of the namespace they
+ * are attached to: that attach takes the CAP_NET_ADMIN and CAP_BPF their
+ * loads would have needed, in the initial namespace and in the
+ * attacker's own alike. Stock refuses the loads.
+ */
+static void netns_attach(bool hooks)
+{
+	struct netns_attach a = {};
+
+	if (!granted_cg(hooks, "array", "flow_dissector,sk_lookup") ||
+	    !ASSERT_OK(in_cg_as_nobody(netns_attacker, NULL, &a, sizeof(a)),
+		       "the attacker reports"))
+		goto out;
+	printf("netns_attach: load flow %d, sk_lookup %d; initial namespace: "
+	       "attach %d, link %d, sk_lookup link %d; own namespace %d: "
+	       "attach %d, link %d, sk_lookup link %d\n", a.flow_load,
+	       a.lookup_load, a.flow_attach, a.flow_link, a.lookup_link,
+	       a.own_netns, a.own_flow_attach, a.own_flow_link, a.own_lookup_link);
+	ASSERT_EQ(a.flow_load, hooks ? 0 : -EPERM, "granted flow dissector load");
+	ASSERT_EQ(a.lookup_load, hooks ? 0 : -EPERM, "granted sk_lookup load");
+	ASSERT_OK(a.own_netns, "namespaces of its own");
+	if (!hooks)
+		goto out;
+	ASSERT_EQ(a.flow_attach, -EPERM, "flow dissector BPF_PROG_ATTACH, initial namespace");
+	ASSERT_EQ(a.flow_link, -EPERM, "flow dissector BPF_LINK_CREATE, initial namespace");
+	ASSERT_EQ(a.lookup_link, -EPERM, "sk_lookup BPF_LINK_CREATE, initial namespace");
+	ASSERT_EQ(a.own_flow_attach, -EPERM, "flow dissector BPF_PROG_ATTACH, its own");
+	ASSERT_EQ(a.own_flow_link, -EPERM, "flow dissector BPF_LINK_CREATE, its own");
+	ASSERT_EQ(a.own_lookup_link, -EPERM, "sk_lookup BPF_LINK_CREATE, its own");
+out:
+	ungrant_cg(hooks);
+}
+
 /* As nobody in CG: a granted xskmap (-ENOTCONN if refused), then an
  * AF_XDP socket, its entry: the socket's -errno
  */
@@ -2331,6 +2450,8 @@ void test_grant_escape(void)
 		cpumap_threads_bound(hooks);
 	if (test__start_subtest("sockmap_verdict_attach"))
 		sockmap_verdict_attach(hooks);
+	if (test__start_subtest("netns_attach"))
+		netns_attach(hooks);
 	if (test__start_subtest("xsk_socket"))
 		xsk_socket(hooks);
 	if (test__start_subtest("zero_seed"))
