@@ -28,6 +28,11 @@
  * allows the OOM reports of the attacker, named ATTACKER), and once root
  * removes the pins, nothing may stay charged.
  *
+ * devmap_prog_entry: a devmap entry runs its program on every frame
+ * redirected to it. The attacker pins a granted devmap whose entry holds
+ * its granted program; root's XDP program that redirects through it must
+ * not load.
+ *
  * cpumap_threads_bound: each entry of a cpumap is a kernel thread and a
  * ring. With cpumap named in its rule and RLIMIT_NPROC at CPUMAP_NPROC,
  * the attacker pins cpumaps of one entry each, CPUMAP_ROUNDS of them if
@@ -904,6 +909,110 @@ out:
 		close(sock);
 	if (!lo_was_up)
 		lo_set(false, NULL);
+}
+
+#define DEVMAP_PIN	"devmap_prog"	/* in the attacker's pin directory */
+
+/* How far the attacker got: each step's -errno, 0 if it worked */
+struct devmap_prog {
+	int own_netns;	/* namespaces of its own: its lo, to name */
+	int map;	/* a granted devmap with program entries */
+	int prog;	/* a granted XDP program for an entry */
+	int entry;	/* its lo, with that program */
+	int pin;	/* the devmap, pinned */
+};
+
+static void devmap_prog_attack(const void *arg, void *out)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = XDP_DROP },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_XDP_DEVMAP);
+	struct bpf_devmap_val val = { .ifindex = 1 };	/* lo */
+	struct devmap_prog *d = out;
+	int map = -1, prog = -1;
+	__u32 key = 0;
+
+	d->map = d->prog = d->entry = d->pin = -ENOEXEC;	/* not tried */
+	d->own_netns = unshare(CLONE_NEWUSER | CLONE_NEWNET) ? -errno :
+		       map_user_ns(NOBODY) ?: lo_set(true, NULL);
+	if (d->own_netns)
+		return;
+	map = bpf_map_create(BPF_MAP_TYPE_DEVMAP, NULL, 4, sizeof(val), 1, NULL);
+	d->map = map < 0 ? -errno : 0;
+	prog = bpf_prog_load(BPF_PROG_TYPE_XDP, NULL, "GPL", insns,
+			     ARRAY_SIZE(insns), &opts);
+	d->prog = prog < 0 ? -errno : 0;
+	if (map >= 0 && prog >= 0) {
+		val.bpf_prog.fd = prog;
+		d->entry = bpf_map_update_elem(map, &key, &val, 0) ? -errno : 0;
+	}
+	if (map >= 0)
+		d->pin = bpf_obj_pin(map, BPFFS "/" DEVMAP_PIN) ? -errno : 0;
+	if (map >= 0)
+		close(map);
+	if (prog >= 0)
+		close(prog);
+}
+
+/* Root's XDP program that redirects through the devmap @map: its fd or
+ * -errno
+ */
+static int load_redirect(int map)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+		{},
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_redirect_map },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_insns(BPF_PROG_TYPE_XDP, insns, ARRAY_SIZE(insns), 0);
+}
+
+/* A devmap entry runs its program on every frame redirected to it:
+ * devmap and cpumap values are an attach route, as program arrays are.
+ * The attacker, in namespaces of its own, pins a granted devmap whose
+ * entry holds its granted program; root's XDP program may not redirect
+ * through it (its load fails, EINVAL). Stock refuses the map.
+ */
+static void devmap_prog_entry(bool hooks)
+{
+	struct devmap_prog d = {};
+	int map, prog;
+
+	if (!granted_cg(hooks, "devmap", "xdp") ||
+	    !ASSERT_OK(pinning_in_cg(devmap_prog_attack, NULL, &d, sizeof(d)),
+		       "the attacker reports"))
+		goto out;
+	printf("devmap_prog_entry: own netns %d, map %d, prog %d, entry %d, pin %d\n",
+	       d.own_netns, d.map, d.prog, d.entry, d.pin);
+	ASSERT_OK(d.own_netns, "namespaces of its own");
+	ASSERT_EQ(d.map, hooks ? 0 : -EPERM, "a granted devmap");
+	if (!hooks)
+		goto out;
+	ASSERT_OK(d.prog, "a granted program for its entries");
+	ASSERT_OK(d.entry, "an entry for its own lo, with that program");
+	if (!ASSERT_OK(d.pin, "the devmap pinned"))
+		goto out;
+	map = bpf_obj_get(PIN_DIR "/" DEVMAP_PIN);
+	if (!ASSERT_GE(map, 0, "root opens the pinned devmap"))
+		goto out;
+	prog = load_redirect(map);
+	ASSERT_EQ(prog < 0 ? prog : 0, -EINVAL,
+		  "root's XDP program that redirects through it");
+	if (prog >= 0)
+		close(prog);
+	close(map);
+out:
+	empty_pin_dir();
+	ungrant_cg(hooks);
 }
 
 #define MEMCG_MAX	(16 << 20)
@@ -2436,6 +2545,9 @@ void test_grant_escape(void)
 	if (test__start_subtest("devmap_hash_other_netns") &&
 	    need_patch("bpf, lsm: a granted device map names only devices its updater administers"))
 		devmap_other_netns(true, hooks);
+	if (test__start_subtest("devmap_prog_entry") &&
+	    need_patch("bpf, lsm: a program array holds granted programs or others, not both"))
+		devmap_prog_entry(hooks);
 	if (test__start_subtest("btf_memcg_bound") &&
 	    need_patch("bpf, lsm: charge BTF loaded under a grant to the loader's memory cgroup"))
 		memcg_bound(true, hooks);
