@@ -50,7 +50,9 @@
  * dissector and sk_lookup program (default rule), which would run for a
  * whole network namespace: attached to the initial one or to the
  * attacker's own, with BPF_PROG_ATTACH or BPF_LINK_CREATE, each is
- * refused. xsk_socket: with xskmap named, the map is
+ * refused. perf_event_set_bpf: and for a granted perf_event program set
+ * on a perf event of the attacker's own, with no bpf() command
+ * (PERF_EVENT_IOC_SET_BPF). xsk_socket: with xskmap named, the map is
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
  *
@@ -144,6 +146,7 @@
 #include <linux/filter.h>
 #include <linux/if_link.h>
 #include <linux/net_namespace.h>
+#include <linux/perf_event.h>
 #include <linux/rtnetlink.h>
 #include <bpf/btf.h>
 #include "grant_helpers.h"
@@ -2199,6 +2202,51 @@ out:
 	ungrant_cg(hooks);
 }
 
+/* As nobody in CG: a perf_event program (granted only when named, with
+ * every privilege) set on a software event of its own with
+ * PERF_EVENT_IOC_SET_BPF: 0 or the ioctl's -errno; -ENOEXEC if the load
+ * failed, -ENOTCONN if the event did not open
+ */
+static int perf_set_bpf(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000000,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	int prog, event, err;
+
+	prog = load_insns(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_SIZE(insns), 0);
+	if (prog < 0)
+		return -ENOEXEC;
+	event = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (event < 0) {
+		close(prog);
+		return -ENOTCONN;
+	}
+	err = ioctl(event, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
+	close(event);
+	close(prog);
+	return err;
+}
+
+/* PERF_EVENT_IOC_SET_BPF attaches a program with no bpf() command: it
+ * takes what the program's load would have needed (CAP_BPF, CAP_PERFMON),
+ * as BPF_LINK_CREATE does. A perf event of the caller's own opens without
+ * a capability (perf_event_paranoid 2). Stock refuses the load.
+ */
+static void perf_event_set_bpf(bool hooks)
+{
+	if (granted_cg(hooks, "array", "perf_event"))
+		ASSERT_EQ(as_nobody(perf_set_bpf), hooks ? -EPERM : -ENOEXEC,
+			  "a granted perf_event program set on its own event");
+	ungrant_cg(hooks);
+}
+
 /* As nobody in CG: a granted xskmap (-ENOTCONN if refused), then an
  * AF_XDP socket, its entry: the socket's -errno
  */
@@ -2564,6 +2612,9 @@ void test_grant_escape(void)
 		sockmap_verdict_attach(hooks);
 	if (test__start_subtest("netns_attach"))
 		netns_attach(hooks);
+	if (test__start_subtest("perf_event_set_bpf") &&
+	    need_patch("bpf, lsm: a granted program set on a perf event takes its load's capabilities"))
+		perf_event_set_bpf(hooks);
 	if (test__start_subtest("xsk_socket"))
 		xsk_socket(hooks);
 	if (test__start_subtest("zero_seed"))
