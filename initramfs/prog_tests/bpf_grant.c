@@ -706,7 +706,7 @@ static int delegate(const char *path, uid_t uid)
  */
 struct escape {
 	int array_before, hash_before, mkdir, move, array_after, hash_after,
-	    devmap_after;
+	    kprobe_after;
 };
 
 /* A task of nobody's in @from moves itself to @to, which it makes if
@@ -716,7 +716,7 @@ static bool try_escape(const char *from, const char *to, struct escape *e)
 {
 	static const struct step array = { MAP, BPF_MAP_TYPE_ARRAY, 4, 8, 1 };
 	static const struct step hash = { MAP, BPF_MAP_TYPE_HASH, 4, 8, 1 };
-	static const struct step devmap = { MAP, BPF_MAP_TYPE_DEVMAP, 4, 4, 1 };
+	static const struct step kprobe = { PROG, BPF_PROG_TYPE_KPROBE };
 	char procs[GRANT_PATH_MAX];
 	ssize_t n = -1;
 	int fds[2];
@@ -738,7 +738,7 @@ static bool try_escape(const char *from, const char *to, struct escape *e)
 		e->move = write_file(procs, "0");
 		e->array_after = do_step(&array);
 		e->hash_after = do_step(&hash);
-		e->devmap_after = do_step(&devmap);
+		e->kprobe_after = do_step(&kprobe);
 		_exit(write(fds[1], e, sizeof(*e)) != sizeof(*e));
 	}
 	close(fds[1]);
@@ -873,7 +873,7 @@ static void test_delegated_siblings(void)
 		ASSERT_OK(e.hash_before, "hash in " APP_CG);
 		ASSERT_OK(e.move, "it moves itself into " MON_CG);
 		ASSERT_EQ(e.hash_after, -EPERM, "hash after the move: no rule there");
-		ASSERT_EQ(e.devmap_after, -EPERM, "devmap after the move");
+		ASSERT_EQ(e.kprobe_after, -EPERM, "kprobe after the move");
 	}
 
 	if (!ASSERT_EQ(tool("add", MON_CG, "--map-types", "array",
@@ -886,6 +886,7 @@ static void test_delegated_siblings(void)
 		  "hash beside it: its own rule applies");
 	ASSERT_OK(map_in(APP_CG, BPF_MAP_TYPE_HASH, 4, 8, 1), "hash in the first one");
 	if (ASSERT_TRUE(try_escape(APP_CG, MON_CG, &e), "a task of " APP_CG)) {
+		ASSERT_OK(e.hash_before, "hash in " APP_CG);
 		ASSERT_OK(e.move, "it moves itself into " MON_CG);
 		ASSERT_OK(e.array_after, "array after the move");
 		ASSERT_EQ(e.hash_after, -EPERM,

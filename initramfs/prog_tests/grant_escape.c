@@ -28,6 +28,13 @@
  * allows the OOM reports of the attacker, named ATTACKER), and once root
  * removes the pins, nothing may stay charged.
  *
+ * perf_event_array_charged: an entry of a perf_event_array keeps its
+ * perf event (a struct perf_event, charged to no one on stock) after the
+ * event's fd is closed, and with BPF_F_PRESERVE_ELEMS after the map's.
+ * The attacker fills a pinned map of 32768 entries with events of its
+ * own under the same memory.max: the events held must be charged to its
+ * cgroup and stop it there.
+ *
  * devmap_prog_entry: a devmap entry runs its program on every frame
  * redirected to it. The attacker pins a granted devmap whose entry holds
  * its granted program; root's XDP program that redirects through it must
@@ -856,7 +863,7 @@ static void empty_pin_dir(void)
 	}
 	if (dir)
 		closedir(dir);
-	ASSERT_OK(rmdir(PIN_DIR) ? -errno : 0, "rmdir " PIN_DIR);
+	ASSERT_OK(rmdir(PIN_DIR) && errno != ENOENT ? -errno : 0, "rmdir " PIN_DIR);
 }
 
 /* Root's listener, a granted cgroup_skb program that looks it up and
@@ -1004,12 +1011,21 @@ static void devmap_prog_entry(bool hooks)
 	ASSERT_OK(d.entry, "an entry for its own lo, with that program");
 	if (!ASSERT_OK(d.pin, "the devmap pinned"))
 		goto out;
+	/* the control: through a devmap of root's, the same program loads */
+	map = bpf_map_create(BPF_MAP_TYPE_DEVMAP, NULL, 4, sizeof(struct bpf_devmap_val),
+			     1, NULL);
+	prog = map < 0 ? -errno : load_redirect(map);
+	ASSERT_OK(closed(prog), "root's redirect through a devmap of its own");
+	if (map >= 0)
+		close(map);
 	map = bpf_obj_get(PIN_DIR "/" DEVMAP_PIN);
 	if (!ASSERT_GE(map, 0, "root opens the pinned devmap"))
 		goto out;
 	prog = load_redirect(map);
 	ASSERT_EQ(prog < 0 ? prog : 0, -EINVAL,
 		  "root's XDP program that redirects through it");
+	/* refused after the verifier passed it: by the map's owner check */
+	ASSERT_TRUE(strstr(load_log, "processed"), "verified, then refused");
 	if (prog >= 0)
 		close(prog);
 	close(map);
@@ -1204,6 +1220,127 @@ out:
 	ungrant_cg(hooks);
 out_btf:
 	btf__free(btf);
+}
+
+#define PEA_ENTRIES	32768
+#define PEA_BATCH	1024
+#define PEA_PIN		"perf_array"	/* in the attacker's pin directory */
+
+/* How far the attacker got */
+struct pea_fill {
+	int map;	/* the granted perf_event_array, pinned: 0 or -errno */
+	int filled;	/* entries holding an event whose fd it closed */
+	int err;	/* why it stopped: -errno, 0 if every entry was filled */
+	bool killed;	/* or a child killed (by the cgroup's OOM killer) */
+};
+
+/* Perf events of its own into a pinned perf_event_array with
+ * BPF_F_PRESERVE_ELEMS, each fd closed once in: the map keeps them. A
+ * child opens each PEA_BATCH of them and exits, so that no task drags
+ * thousands of events through its context switches.
+ */
+static void pea_fill(const void *arg, void *out)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_PRESERVE_ELEMS);
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	struct pea_fill *f = out;	/* shared with the children too */
+	int map, event, status;
+	__u32 i, end;
+	pid_t pid;
+
+	map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, PEA_ENTRIES,
+			     &opts);
+	f->map = map < 0 ? -errno : bpf_obj_pin(map, BPFFS "/" PEA_PIN) ? -errno : 0;
+	for (i = 0; !f->map && !f->err && !f->killed && i < PEA_ENTRIES; i = end) {
+		end = i + PEA_BATCH;
+		pid = fork();
+		if (pid == 0) {
+			for (; i < end; i++) {
+				event = syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+						PERF_FLAG_FD_CLOEXEC);
+				if (event < 0) {
+					f->err = -errno;
+					break;
+				}
+				if (bpf_map_update_elem(map, &i, &event, 0))
+					f->err = -errno;
+				close(event);
+				if (f->err)
+					break;
+				f->filled++;
+			}
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			f->err = -ECHILD;
+		else if (WIFSIGNALED(status))
+			f->killed = true;
+	}
+	if (map >= 0)
+		close(map);
+}
+
+/* The size of the kernel's struct @name, from its BTF, or -1 */
+static long long kernel_struct_size(const char *name)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long long size = -1;
+	int id;
+
+	id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT) : -1;
+	if (id > 0)
+		size = btf__resolve_size(btf, id);
+	btf__free(btf);
+	return size;
+}
+
+/*
+ * perf_event_array (default rule): an entry keeps its perf event, a
+ * struct perf_event that no cgroup is charged for, after the event's fd
+ * is closed, and with BPF_F_PRESERVE_ELEMS after the map's. The attacker
+ * fills a pinned map of PEA_ENTRIES under memory.max MEMCG_MAX: what its
+ * entries hold must be charged to its cgroup, and stop it there.
+ */
+static void perf_event_array_charged(bool hooks)
+{
+	long long event_size = kernel_struct_size("perf_event"), before, held;
+	struct pea_fill f = {};
+	char max[32];
+	int ret;
+
+	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
+	    !granted_cg(hooks, "perf_event_array", "socket_filter"))
+		goto out;
+	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
+	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+		goto out;
+	before = cg_memory_current();
+	ret = pinning_in_cg(pea_fill, NULL, &f, sizeof(f));
+	if (!ASSERT_GE(ret, 0, "the attacker reports"))
+		goto out;
+	held = f.filled * event_size;
+	printf("perf_event_array: map %d, %d of %d entries filled, then %s %d; "
+	       "events held %lld bytes (%lld each); memory.current %lld, was %lld\n",
+	       f.map, f.filled, PEA_ENTRIES, ret == 1 || f.killed ?
+	       "killed by the cgroup's OOM killer" : "error", f.err, held, event_size,
+	       cg_memory_current(), before);
+	if (!hooks) {
+		ASSERT_EQ(f.map, -EPERM, "stock refuses the map");
+		goto out;
+	}
+	ASSERT_OK(f.map, "a granted perf_event_array, pinned");
+	ASSERT_GT(f.filled, 0, "entries filled");
+	ASSERT_TRUE(f.err == -ENOMEM || f.killed || ret == 1, "stopped by memory.max");
+	ASSERT_LE(held, MEMCG_MAX, "the events the map holds, within memory.max");
+	ASSERT_GE(cg_memory_current() - before, held, "and charged to its cgroup");
+out:
+	empty_pin_dir();
+	if (hooks)
+		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
+	ungrant_cg(hooks);
 }
 
 #define CPUMAP_NPROC	4
@@ -2207,29 +2344,78 @@ out:
  * PERF_EVENT_IOC_SET_BPF: 0 or the ioctl's -errno; -ENOEXEC if the load
  * failed, -ENOTCONN if the event did not open
  */
-static int perf_set_bpf(void)
+#define PERF_PIN	"perf_prog"	/* in the attacker's pin directory */
+
+/* A perf_event program that returns 0: its fd or -errno */
+static int load_perf_prog(void)
 {
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+
+	return load_insns(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_SIZE(insns), 0);
+}
+
+/* @prog set on a software event of the caller's own with
+ * PERF_EVENT_IOC_SET_BPF: 0 or the ioctl's -errno, -ENOTCONN if the
+ * event did not open
+ */
+static int perf_set(int prog)
+{
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
 		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000000,
 		.exclude_kernel = 1, .exclude_hv = 1,
 	};
-	int prog, event, err;
+	int event, err;
 
-	prog = load_insns(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_SIZE(insns), 0);
-	if (prog < 0)
-		return -ENOEXEC;
 	event = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (event < 0) {
-		close(prog);
+	if (event < 0)
 		return -ENOTCONN;
-	}
 	err = ioctl(event, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
 	close(event);
+	return err;
+}
+
+static int perf_set_bpf(void)
+{
+	int prog = load_perf_prog(), err;
+
+	if (prog < 0)
+		return -ENOEXEC;
+	err = perf_set(prog);
+	close(prog);
+	return err;
+}
+
+/* root's program, inherited across the fork of as_nobody() */
+static int perf_prog = -1;
+
+static int perf_set_prog(void)
+{
+	return perf_set(perf_prog);
+}
+
+/* The attacker's granted program, pinned for root to set: 0 or -errno */
+static void perf_load_for_root(const void *arg, void *out)
+{
+	int prog = load_perf_prog();
+
+	*(int *)out = prog < 0 ? prog :
+		      bpf_obj_pin(prog, BPFFS "/" PERF_PIN) ? -errno : 0;
+	if (prog >= 0)
+		close(prog);
+}
+
+/* The program pinned at @path, set by the caller on its own event */
+static int perf_prog_set(const char *path)
+{
+	int prog = bpf_obj_get(path), err;
+
+	if (prog < 0)
+		return -errno;
+	err = perf_set(prog);
 	close(prog);
 	return err;
 }
@@ -2241,9 +2427,27 @@ static int perf_set_bpf(void)
  */
 static void perf_event_set_bpf(bool hooks)
 {
-	if (granted_cg(hooks, "array", "perf_event"))
-		ASSERT_EQ(as_nobody(perf_set_bpf), hooks ? -EPERM : -ENOEXEC,
-			  "a granted perf_event program set on its own event");
+	int prog;
+
+	if (!granted_cg(hooks, "array", "perf_event"))
+		goto out;
+	ASSERT_EQ(as_nobody(perf_set_bpf), hooks ? -EPERM : -ENOEXEC,
+		  "a granted perf_event program set on its own event");
+	/* the controls: root's program, set by nobody; the granted one, by root */
+	prog = load_perf_prog();
+	if (!ASSERT_GE(prog, 0, "root's perf_event program"))
+		goto out;
+	perf_prog = prog;
+	ASSERT_OK(as_nobody(perf_set_prog), "root's program set by nobody on its own event");
+	close(prog);
+	if (!hooks)
+		goto out;
+	perf_prog = -1;
+	ASSERT_OK(pinning_in_cg(perf_load_for_root, NULL, &prog, sizeof(prog)) ?: prog,
+		  "the attacker's granted program, for root");
+	ASSERT_OK(perf_prog_set(PIN_DIR "/" PERF_PIN), "root sets the granted program");
+	empty_pin_dir();
+out:
 	ungrant_cg(hooks);
 }
 
@@ -2523,9 +2727,9 @@ static void tc_squat_round(bool filled, bool hooks)
 			goto out;
 		printf("tc_squat after tc: map %d, prog %d, insert %d\n",
 		       s.map, s.prog, s.insert);
-		/* stock: no bpf() command for nobody (BPF_UNPRIV_DEFAULT_OFF) */
-		ASSERT_EQ(s.map, hooks ? 0 : -EPERM,
-			  "the attacker opens its pin, reused by tc");
+		/* stock: tc pinned its own array, mode 0600 */
+		ASSERT_EQ(s.map, hooks ? 0 : -EACCES,
+			  "the attacker opens the pin, its own, reused by tc");
 		ASSERT_EQ(s.prog, hooks ? 0 : -EPERM, "a granted classifier");
 		ASSERT_EQ(s.insert, hooks ? -EINVAL : -ENOEXEC,
 			  "the classifier into the array root's classifier uses");
@@ -2601,6 +2805,9 @@ void test_grant_escape(void)
 		memcg_bound(true, hooks);
 	if (test__start_subtest("map_memcg_bound"))
 		memcg_bound(false, hooks);
+	if (test__start_subtest("perf_event_array_charged") &&
+	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
+		perf_event_array_charged(hooks);
 	if (test__start_subtest("memcg_every_map_type") &&
 	    need_patch("bpf: charge what ->map_alloc() allocates per CPU to the map's creator") &&
 	    need_patch("bpf: charge a map's per-CPU lists and caches to its creator"))
