@@ -59,7 +59,11 @@
  * attacker's own, with BPF_PROG_ATTACH or BPF_LINK_CREATE, each is
  * refused. perf_event_set_bpf: and for a granted perf_event program set
  * on a perf event of the attacker's own, with no bpf() command
- * (PERF_EVENT_IOC_SET_BPF). xsk_socket: with xskmap named, the map is
+ * (PERF_EVENT_IOC_SET_BPF). tracing_attach: a granted raw tracepoint
+ * program (BPF_RAW_TRACEPOINT_OPEN) and a perf_event program
+ * (BPF_LINK_CREATE on a perf event of its own), each of which would run
+ * in every task's context, are not attached by their loader either.
+ * xsk_socket: with xskmap named, the map is
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
  *
@@ -2451,6 +2455,83 @@ out:
 	ungrant_cg(hooks);
 }
 
+/* How far the attacker got with programs that run in every task's
+ * context, granted with every privilege: each step's -errno, 0 if it
+ * worked
+ */
+struct tracing_attach {
+	int raw_tp_load, raw_tp_open;	/* BPF_RAW_TRACEPOINT_OPEN */
+	int perf_load, event, perf_link;	/* BPF_LINK_CREATE, a perf event */
+};
+
+static void tracing_attacker(const void *arg, void *out)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000000,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	struct tracing_attach *t = out;
+	int prog, fd;
+
+	t->raw_tp_open = t->event = t->perf_link = -ENOEXEC;	/* not tried */
+	prog = load_insns(BPF_PROG_TYPE_RAW_TRACEPOINT, insns, ARRAY_SIZE(insns), 0);
+	t->raw_tp_load = prog < 0 ? prog : 0;
+	if (prog >= 0) {
+		fd = bpf_raw_tracepoint_open("sys_enter", prog);
+		t->raw_tp_open = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+		close(prog);
+	}
+	prog = load_insns(BPF_PROG_TYPE_PERF_EVENT, insns, ARRAY_SIZE(insns), 0);
+	t->perf_load = prog < 0 ? prog : 0;
+	if (prog < 0)
+		return;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	t->event = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		int link = bpf_link_create(prog, fd, BPF_PERF_EVENT, NULL);
+
+		t->perf_link = link < 0 ? -errno : 0;
+		if (link >= 0)
+			close(link);
+		close(fd);
+	}
+	close(prog);
+}
+
+/* A raw tracepoint and a perf_event program, granted only when named
+ * (with every privilege), attached by their loader through bpf(): each
+ * attach takes the load's CAP_BPF and CAP_PERFMON, which the grantee
+ * lacks. Stock refuses the loads.
+ */
+static void tracing_attach(bool hooks)
+{
+	struct tracing_attach t = {};
+
+	if (!granted_cg(hooks, "array", "raw_tracepoint,perf_event") ||
+	    !ASSERT_OK(in_cg_as_nobody(tracing_attacker, NULL, &t, sizeof(t)),
+		       "the attacker reports"))
+		goto out;
+	printf("tracing_attach: raw_tp load %d, open %d; perf_event load %d, "
+	       "event %d, link %d\n", t.raw_tp_load, t.raw_tp_open, t.perf_load,
+	       t.event, t.perf_link);
+	ASSERT_EQ(t.raw_tp_load, hooks ? 0 : -EPERM, "granted raw_tracepoint load");
+	ASSERT_EQ(t.perf_load, hooks ? 0 : -EPERM, "granted perf_event load");
+	if (!hooks)
+		goto out;
+	ASSERT_EQ(t.raw_tp_open, -EPERM, "BPF_RAW_TRACEPOINT_OPEN sys_enter");
+	ASSERT_OK(t.event, "a software perf event of its own");
+	ASSERT_EQ(t.perf_link, -EPERM, "BPF_LINK_CREATE on that event");
+out:
+	ungrant_cg(hooks);
+}
+
 /* As nobody in CG: a granted xskmap (-ENOTCONN if refused), then an
  * AF_XDP socket, its entry: the socket's -errno
  */
@@ -2822,6 +2903,8 @@ void test_grant_escape(void)
 	if (test__start_subtest("perf_event_set_bpf") &&
 	    need_patch("bpf, lsm: a granted program set on a perf event takes its load's capabilities"))
 		perf_event_set_bpf(hooks);
+	if (test__start_subtest("tracing_attach"))
+		tracing_attach(hooks);
 	if (test__start_subtest("xsk_socket"))
 		xsk_socket(hooks);
 	if (test__start_subtest("zero_seed"))
