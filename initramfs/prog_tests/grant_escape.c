@@ -1238,6 +1238,21 @@ struct pea_fill {
 	bool killed;	/* or a child killed (by the cgroup's OOM killer) */
 };
 
+/* A software perf event of the caller's own, counting in user space only,
+ * which perf_event_paranoid 2 lets any user open: its fd or -errno
+ */
+static int own_sw_event(__u64 config)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = config,
+		.sample_period = config == PERF_COUNT_SW_CPU_CLOCK ? 1000000 : 0,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* Perf events of its own into a pinned perf_event_array with
  * BPF_F_PRESERVE_ELEMS, each fd closed once in: the map keeps them. A
  * child opens each PEA_BATCH of them and exits, so that no task drags
@@ -1246,10 +1261,6 @@ struct pea_fill {
 static void pea_fill(const void *arg, void *out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_PRESERVE_ELEMS);
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-		.config = PERF_COUNT_SW_DUMMY, .exclude_kernel = 1, .exclude_hv = 1,
-	};
 	struct pea_fill *f = out;	/* shared with the children too */
 	int map, event, status;
 	__u32 i, end;
@@ -1263,10 +1274,9 @@ static void pea_fill(const void *arg, void *out)
 		pid = fork();
 		if (pid == 0) {
 			for (; i < end; i++) {
-				event = syscall(SYS_perf_event_open, &attr, 0, -1, -1,
-						PERF_FLAG_FD_CLOEXEC);
+				event = own_sw_event(PERF_COUNT_SW_DUMMY);
 				if (event < 0) {
-					f->err = -errno;
+					f->err = event;
 					break;
 				}
 				if (bpf_map_update_elem(map, &i, &event, 0))
@@ -2367,14 +2377,8 @@ static int load_perf_prog(void)
  */
 static int perf_set(int prog)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000000,
-		.exclude_kernel = 1, .exclude_hv = 1,
-	};
-	int event, err;
+	int event = own_sw_event(PERF_COUNT_SW_CPU_CLOCK), err;
 
-	event = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (event < 0)
 		return -ENOTCONN;
 	err = ioctl(event, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
@@ -2470,11 +2474,6 @@ static void tracing_attacker(const void *arg, void *out)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000000,
-		.exclude_kernel = 1, .exclude_hv = 1,
-	};
 	struct tracing_attach *t = out;
 	int prog, fd;
 
@@ -2492,8 +2491,8 @@ static void tracing_attacker(const void *arg, void *out)
 	t->perf_load = prog < 0 ? prog : 0;
 	if (prog < 0)
 		return;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	t->event = fd < 0 ? -errno : 0;
+	fd = own_sw_event(PERF_COUNT_SW_CPU_CLOCK);
+	t->event = fd < 0 ? fd : 0;
 	if (fd >= 0) {
 		int link = bpf_link_create(prog, fd, BPF_PERF_EVENT, NULL);
 
