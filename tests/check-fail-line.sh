@@ -6,30 +6,18 @@
 # make target and for a script. make's status must say failure too.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
-n=0
-failed=0
-# check NAME STEP WANT_LINE
-check() {
-	n=$((n + 1))
-	status=0
+# probe STEP: a recipe that fails, then reports STEP as check's does
+probe() {
 	make --no-print-directory -C "$top" \
-		--eval "check-fail-probe: ; @false || \$(call check_failed,$2)" \
-		check-fail-probe > "$tmp/out" 2>&1 || status=$?
-	if [ "$status" -ne 0 ] && grep -qxF "$3" "$tmp/out"; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		echo "#   make exited $status, printed: $(tr '\n' '|' < "$tmp/out")"
-	fi
+		--eval "check-fail-probe: ; @false || \$(call check_failed,$1)" \
+		check-fail-probe
 }
 
-echo "TAP version 13"
-echo "1..2"
-check make_target shellcheck "check: FAIL at shellcheck; rerun: make shellcheck"
-check script tests/run.sh "check: FAIL at tests/run.sh; rerun: tests/run.sh"
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+expect make_target 1 '^check: FAIL at shellcheck; rerun: make shellcheck$' \
+	probe shellcheck
+expect script 1 '^check: FAIL at tests/run\.sh; rerun: tests/run\.sh$' \
+	probe tests/run.sh
+summary

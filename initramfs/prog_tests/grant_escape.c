@@ -1133,21 +1133,6 @@ static bool eventually(bool (*done)(long long arg), long long arg)
 	return false;
 }
 
-/* Remove the pins @prefix0 to @prefix<@rounds - 1> of the attacker's
- * pin directory, and the directory
- */
-static void unpin(const char *prefix, int rounds)
-{
-	char path[128];
-	int i;
-
-	for (i = 0; i < rounds; i++) {
-		snprintf(path, sizeof(path), PIN_DIR "/%s%d", prefix, i);
-		unlink(path);
-	}
-	rmdir(PIN_DIR);
-}
-
 /* Whether CG's charge is back under 1 MiB: what pins held is freed after
  * RCU grace periods and work
  */
@@ -1218,7 +1203,7 @@ static void memcg_bound(bool with_btf, bool hooks)
 	ASSERT_TRUE(f.err == -ENOMEM || f.oom_killed, "stopped by memory.max");
 	ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, "stopped well before the end");
 out:
-	unpin(MEMCG_PIN, MEMCG_ROUNDS);
+	empty_pin_dir();
 	if (hooks)
 		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
 	ungrant_cg(hooks);
@@ -1455,13 +1440,13 @@ static void cpumap_threads_bound(bool hooks)
 		ASSERT_TRUE(eventually(kernel_charged,
 				       (long long)c[round].pinned * CPUMAP_QSIZE * 8),
 			    "the rings are charged to the attacker's cgroup");
-		unpin(CPUMAP_PIN, CPUMAP_ROUNDS);
+		empty_pin_dir();
 		ASSERT_TRUE(eventually(no_cpumap_thread, 0), "no thread left");
 	}
 	if (hooks)
 		ASSERT_EQ(c[1].pinned, c[0].pinned, "the task count went back");
 out:
-	unpin(CPUMAP_PIN, CPUMAP_ROUNDS);
+	empty_pin_dir();
 	ungrant_cg(hooks);
 }
 
@@ -1688,7 +1673,7 @@ static void memcg_one_shape(const struct type_fill *t, bool hooks)
 	if (s->big)
 		ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, s->name);
 out:
-	unpin(MEMCG_PIN, MEMCG_ROUNDS);
+	empty_pin_dir();
 	ASSERT_TRUE(eventually(freed, 0), s->name);
 	ungrant_cg(hooks);
 }
@@ -2194,8 +2179,7 @@ static void memcg_whole_attack(bool hooks)
 	ASSERT_LT(lost - charged, WHOLE_SLACK, "unaccounted after the attacker");
 	ASSERT_LT(lost, WHOLE_MAX + WHOLE_SLACK, "lost: memory.max and the slack");
 out:
-	unpin(MEMCG_PIN, (ARRAY_SIZE(shapes) + 1) * WHOLE_ROUNDS);
-	unpin(WHOLE_PIN, WHOLE_ROUNDS);
+	empty_pin_dir();
 	if (hooks)
 		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
 	ungrant_cg(hooks);
