@@ -37,9 +37,7 @@ STAGE=boot
 . "$(dirname "$0")/../tools/lib.sh"
 
 [ $# -ge 3 ] || die "usage: boot.sh BZIMAGE INITRAMFS LOG [KERNEL ARGS]"
-kernel=$1
-initramfs=$2
-log=$3
+kernel=$1 initramfs=$2 log=$3
 shift 3
 accel=${ACCEL:-auto}
 timeout=${BOOT_TIMEOUT:-900}

@@ -21,8 +21,8 @@ back=$(current_head "$tree")
 # What you have not committed in the tree stays as it is.
 changes=$(git -C "$tree" status --porcelain --untracked-files=no)
 
-tmp=$(mktemp -d)
-on_exit 'rm -rf "$tmp"'
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 mkdir "$tmp/hooks" "$tmp/bin"
 printf '#!/bin/sh\n: > "%s/hook-ran"\nexit 1\n' "$tmp" > "$tmp/hooks/pre-commit"
@@ -42,12 +42,9 @@ exec '$real_make' "\$@"
 MAKE
 chmod +x "$tmp/hooks/pre-commit" "$tmp/bin/make"
 
-n=0
-failed=0
 # check STATUS NAME EXPECTED-STATUS MARKER: MARKER is the file in $tmp
 # that says the stop happened where it should
 check() {
-	n=$((n + 1))
 	why=
 	[ -f "$tmp/$4" ] ||
 		why="$why; it stopped before it got there: $(tail -n 1 "$tmp/log")"
@@ -60,13 +57,8 @@ check() {
 		why="$why; branch bisect-proof is left"
 	[ ! -f "$(git -C "$steps" rev-parse --git-dir)/BISECT_LOG" ] ||
 		why="$why; $steps is still bisecting"
-	if [ -z "$why" ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2${why}"
-		failed=$((failed + 1))
-		git -C "$tree" branch -q -D bisect-proof 2> /dev/null || true
-	fi
+	[ -z "$why" ] || git -C "$tree" branch -q -D bisect-proof 2> /dev/null || true
+	result "$2" "${why#; }"
 }
 
 echo "1..2"
@@ -86,5 +78,4 @@ os.setsid()
 os.execv(sys.argv[1], sys.argv[1:])' "$top/tests/bisect.sh" > "$tmp/log" 2>&1 || status=$?
 # It must get as far as a bisect step, past its commits.
 check $status ctrl_c_leaves_tree_clean 130 make-ran
-echo "$((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+summary

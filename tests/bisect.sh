@@ -30,6 +30,8 @@ set -eu
 STAGE=tests/bisect.sh
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 tree=$top/build/linux
 branch=bisect-proof
@@ -49,7 +51,7 @@ changes=$(git -C "$tree" status --porcelain --untracked-files=no)
 third=$(git -C "$tree" rev-list --reverse "base..$back" | sed -n 3p)
 [ -n "$third" ] || die "the series ($back) has fewer than 3 commits"
 
-on_exit 'git -C "$tree" branch -q -D "$branch" 2> /dev/null || true'
+on_exit 'rm -rf "$tmp"; git -C "$tree" branch -q -D "$branch" 2> /dev/null || true'
 
 # The throw-away branch, as commits on a detached HEAD in the worktree
 steps=$top/build/steps/linux
@@ -84,8 +86,6 @@ git -C "$tree" branch "$branch" "$(git -C "$steps" rev-parse HEAD)"
 # make bisect takes the worktree's lock (fd 9) itself.
 exec 9>&-
 
-n=0
-failed=0
 # bisect NAME GOOD TRIES [TEST]: run make bisect; its output in
 # build/bisect-proof-NAME.log, which the checks read
 bisect() {
@@ -97,45 +97,39 @@ bisect() {
 	echo "# bisect $1 took $(($(date +%s) - start)) s"
 	why=
 }
-# expect PATTERN WHAT: the bisect's output has a line matching PATTERN
-expect() {
+# in_log PATTERN WHAT: the bisect's output has a line matching PATTERN
+in_log() {
 	grep -q "$1" "$log" || why="$why; $2"
 }
-result() {
-	n=$((n + 1))
+# judge NAME: the bisect named in the log, and build/linux as it was
+judge() {
 	[ "$(current_head "$tree")" = "$back" ] ||
 		why="$why; build/linux is on $(current_head "$tree"), not $back"
 	[ "$(git -C "$tree" status --porcelain --untracked-files=no)" = "$changes" ] ||
 		why="$why; build/linux's uncommitted changes differ"
-	if [ -z "$why" ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1: ${why#; }"
-		failed=$((failed + 1))
-	fi
+	result "$1" "${why#; }"
 }
 
 c='[0-9a-f]*'
 bisect test base 2 smoke/unpriv_refused_hash
-expect "^first bad commit: $c $break_subject\$" "BREAK was not named"
-expect "^  $c $flaky_subject: PASS (on try 2 of 2: flaky)\$" \
+in_log "^first bad commit: $c $break_subject\$" "BREAK was not named"
+in_log "^  $c $flaky_subject: PASS (on try 2 of 2: flaky)\$" \
 	"the FLAKY step did not pass on its second try"
-expect "^  $c $nobuild_subject: untestable: the kernel does not build" \
+in_log "^  $c $nobuild_subject: untestable: the kernel does not build" \
 	"the NOBUILD step was not called untestable"
 # FLAKY's change is in every later commit
-expect "^  $c $fix_subject: PASS (on try 2 of 2: flaky)\$" \
+in_log "^  $c $fix_subject: PASS (on try 2 of 2: flaky)\$" \
 	"the FIX step did not pass on its second try"
-expect "^  $c $break_subject: FAIL: .* (all 2 tries failed)\$" \
+in_log "^  $c $break_subject: FAIL: .* (all 2 tries failed)\$" \
 	"the BREAK step was not judged failed (exit 1) after 2 tries"
-result bisect_with_test_names_breaking_commit
+judge bisect_with_test_names_breaking_commit
 
 bisect suite "$fix" 2
-expect "^first bad commit: $c $break_subject\$" "BREAK was not named"
-expect "^  $c $harmless_subject 1: FAIL: .* (all 2 tries failed)\$" \
+in_log "^first bad commit: $c $break_subject\$" "BREAK was not named"
+in_log "^  $c $harmless_subject 1: FAIL: .* (all 2 tries failed)\$" \
 	"the HARMLESS 1 step was not judged failed (exit 1)"
-expect "^  $c $break_subject: FAIL: .* (all 2 tries failed)\$" \
+in_log "^  $c $break_subject: FAIL: .* (all 2 tries failed)\$" \
 	"the BREAK step was not judged failed (exit 1)"
-result bisect_whole_suite_names_breaking_commit
+judge bisect_whole_suite_names_breaking_commit
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

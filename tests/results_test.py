@@ -118,7 +118,7 @@ class Steps(unittest.TestCase):
             out = io.StringIO()
             real, sys.stdout = sys.stdout, out
             try:
-                self.assertEqual(results.main(["r", "series-table", series]), 0)
+                self.assertEqual(results.run("series-table", [series]), 0)
             finally:
                 sys.stdout = real
         lines = out.getvalue().split("\n")

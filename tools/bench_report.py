@@ -60,6 +60,7 @@ import re
 import sys
 
 import docblock
+import subcommand
 
 HOOKS_HEADER = "kernel,clock,round,call,policy,caller,result,median,min,max,reps,iters"
 # The targets: the tip with no policy against stock, a deferring policy's
@@ -88,6 +89,15 @@ def read_lines(path):
         raise BadInput("%s: %s" % (path, e.strerror))
 
 
+def read_csv(path, header):
+    """A CSV file whose first line is HEADER: (line number, fields) of
+    each line after it"""
+    lines = read_lines(path)
+    if not lines or lines[0] != header:
+        raise BadInput("%s: its first line is not %s" % (path, header))
+    return [(n, line.split(",")) for n, line in enumerate(lines[1:], 2)]
+
+
 # rows: bpf-bench's lines of one console, as hooks.csv's rows
 def rows(kernel, clock, rnd, lines):
     out = []
@@ -100,12 +110,8 @@ def rows(kernel, clock, rnd, lines):
 
 # hooks: hooks.csv read into records
 def read_hooks(path):
-    lines = read_lines(path)
-    if not lines or lines[0] != HOOKS_HEADER:
-        raise BadInput("%s: not a hooks.csv (its first line is not %s)" % (path, HOOKS_HEADER))
     recs = []
-    for n, line in enumerate(lines[1:], 2):
-        f = line.split(",")
+    for n, f in read_csv(path, HOOKS_HEADER):
         if len(f) != 12:
             raise BadInput("%s:%d: %d fields, not 12" % (path, n, len(f)))
         try:
@@ -302,16 +308,12 @@ KERNEL_COST_HEADER = "variant,seconds,objects,per_floor"
 def read_kernel_cost(path):
     """kernel-cost.csv: [{variant, seconds, objects}], in order; the floor
     (tinyconfig) must be among them"""
-    lines = read_lines(path)
-    if not lines or lines[0] != KERNEL_COST_HEADER:
-        raise BadInput("%s: the header is not %s" % (path, KERNEL_COST_HEADER))
     out = []
-    for n, line in enumerate(lines[1:], 2):
-        f = line.split(",")
+    for n, f in read_csv(path, KERNEL_COST_HEADER):
         try:
             out.append({"variant": f[0], "seconds": int(f[1]), "objects": int(f[2])})
         except (IndexError, ValueError):
-            raise BadInput("%s:%d: not variant,seconds,objects,per_floor: %s" % (path, n, line))
+            raise BadInput("%s:%d: not %s: %s" % (path, n, KERNEL_COST_HEADER, ",".join(f)))
     if not any(v["variant"] == "floor" for v in out):
         raise BadInput("%s: no floor (tinyconfig) build to compare with" % path)
     return out
@@ -485,59 +487,51 @@ def doc_check(d, lines):
     return out
 
 
-def main(argv):
-    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
-    try:
-        if cmd == "rows" and len(args) == 4:
-            r = rows(args[0], args[1], args[2], read_lines(args[3]))
-            for line in r:
-                print(line)
-            if not r:
-                print("bench_report: no bench lines in %s; see the console there" % args[3],
-                      file=sys.stderr)
-                return 1
-        elif cmd == "hooks" and len(args) == 3:
-            table, out = hooks_report(read_hooks(args[0]), args[2])
-            with open(args[1], "w") as f:
-                f.writelines(line + "\n" for line in ratios_csv(table))
-            print("\n".join(out))
-        elif cmd == "steps" and len(args) == 1:
-            print("\n".join(steps_report(read_steps(args[0]))))
-        elif cmd == "suite" and len(args) == 1:
-            print("\n".join(suite_report(read_times(args[0]))))
-        elif cmd == "cold" and len(args) == 1:
-            print("\n".join(cold_report(read_times(args[0]))))
-        elif cmd == "kernel-cost" and len(args) in (1, 2):
-            times = read_times(args[1]) if len(args) == 2 else None
-            print("\n".join(kernel_cost_report(kernel_cost(read_kernel_cost(args[0]), times))))
-        elif cmd == "kernel-cost-doc":
-            status = docblock.command(args, KERNEL_COST_RUN, "kernel-cost", kernel_cost_doc,
-                                      "make kernel-cost-doc after make kernel-cost")
-            if status is None:
-                sys.stderr.write(__doc__)
-                return 2
-            return status
-        elif cmd == "json" and len(args) in (2, 4):
-            json.dump(bench_json(*args), sys.stdout, indent=1)
-            print()
-        elif cmd == "doc-check" and len(args) == 2:
-            try:
-                with open(args[0]) as f:
-                    d = json.load(f)
-            except (OSError, ValueError) as e:
-                raise BadInput("%s: %s" % (args[0], e))
-            diffs = doc_check(d, read_lines(args[1]))
-            for line in diffs:
-                print(line)
-            return 1 if diffs else 0
-        else:
-            sys.stderr.write(__doc__)
-            return 2
-    except BadInput as e:
-        print("bench_report: %s" % e, file=sys.stderr)
-        return 2
+def run(cmd, args):
+    """The exit status of subcommand CMD with ARGS; None where there is no
+    such subcommand or these are not its arguments"""
+    if cmd == "rows" and len(args) == 4:
+        r = rows(args[0], args[1], args[2], read_lines(args[3]))
+        for line in r:
+            print(line)
+        if not r:
+            print("bench_report: no bench lines in %s; see the console there" % args[3],
+                  file=sys.stderr)
+            return 1
+    elif cmd == "hooks" and len(args) == 3:
+        table, out = hooks_report(read_hooks(args[0]), args[2])
+        with open(args[1], "w") as f:
+            f.writelines(line + "\n" for line in ratios_csv(table))
+        print("\n".join(out))
+    elif cmd == "steps" and len(args) == 1:
+        print("\n".join(steps_report(read_steps(args[0]))))
+    elif cmd == "suite" and len(args) == 1:
+        print("\n".join(suite_report(read_times(args[0]))))
+    elif cmd == "cold" and len(args) == 1:
+        print("\n".join(cold_report(read_times(args[0]))))
+    elif cmd == "kernel-cost" and len(args) in (1, 2):
+        times = read_times(args[1]) if len(args) == 2 else None
+        print("\n".join(kernel_cost_report(kernel_cost(read_kernel_cost(args[0]), times))))
+    elif cmd == "kernel-cost-doc":
+        return docblock.command(args, KERNEL_COST_RUN, "kernel-cost", kernel_cost_doc,
+                                "make kernel-cost-doc after make kernel-cost", __doc__)
+    elif cmd == "json" and len(args) in (2, 4):
+        json.dump(bench_json(*args), sys.stdout, indent=1)
+        print()
+    elif cmd == "doc-check" and len(args) == 2:
+        try:
+            with open(args[0]) as f:
+                d = json.load(f)
+        except (OSError, ValueError) as e:
+            raise BadInput("%s: %s" % (args[0], e))
+        diffs = doc_check(d, read_lines(args[1]))
+        for line in diffs:
+            print(line)
+        return 1 if diffs else 0
+    else:
+        return None
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(subcommand.main(sys.argv, "bench_report", __doc__, BadInput, run))

@@ -40,11 +40,11 @@ def splice(path, name, body):
     return text[:b] + begin + "\n" + body + end + text[e + len(end):]
 
 
-def command(args, files, name, body, remedy):
+def command(args, files, name, body, remedy, usage):
     """Run ARGS (update or check, as above): FILES are the run's files,
     BODY(FIXTURES) the block's text, REMEDY what to run when a document's
-    block is stale. The exit status, or None when ARGS are not those of
-    update or check."""
+    block is stale. The exit status: 2, with USAGE on stderr, when ARGS
+    are not those of update or check."""
     action = args[0] if args else ""
     if action == "update" and len(args) >= 4:
         run_dir, fixtures, docs = args[1], args[2], args[3:]
@@ -54,7 +54,8 @@ def command(args, files, name, body, remedy):
     elif action == "check" and len(args) >= 3:
         fixtures, docs = args[1], args[2:]
     else:
-        return None
+        sys.stderr.write(usage)
+        return 2
     text = body(fixtures)
     status = 0
     for path in docs:

@@ -24,8 +24,8 @@ STAGE=hardening
 . "$(dirname "$0")/lib.sh"
 [ $# -ge 2 ] || die "usage: hardening.sh BINARY SOURCE..."
 bin=$1
-shift
 [ -f "$bin" ] || die "$bin is missing; make guest-tests builds it"
+shift
 for t in readelf objdump; do
 	command -v $t > /dev/null || die "$t is missing; apt-get install binutils"
 done

@@ -169,3 +169,18 @@ paint() {
 		cat
 	fi
 }
+
+# merge_results KIND OUT WHEN_DONE: tools/shards.py KIND-merge makes OUT's
+# table of the results in OUT (a shard's share, --part, when SHARD is
+# set; WHEN_DONE says what merges the shards then). Dies where it cannot;
+# returns 1 where a result is a failure.
+merge_results() {
+	part=${SHARD:+--part}
+	merged=0
+	# shellcheck disable=SC2086 # no shard: no --part
+	python3 "$top/tools/shards.py" "$1-merge" $part "$2" "$2" || merged=$?
+	[ -z "$part" ] || echo "when every shard is done: $3"
+	[ "$merged" -le 1 ] ||
+		die "the table of $2 could not be made (the reason is above); rerun it alone: python3 tools/shards.py $1-merge${part:+ $part} $2 $2"
+	return "$merged"
+}

@@ -182,14 +182,7 @@ done
 # The table and the score, from the mutant.json files (tools/shards.py);
 # a shard's are its share's, until make mutate-merge
 status=0
-if [ -n "$shard" ]; then
-	$shards mutate-merge --part "$out" "$out" || status=$?
-	echo "results: $out/results.tsv, table.txt; logs: $out/<mutant>/"
-	echo "when every shard is done: make mutate-merge (build/mutate-shards/*/ into build/mutate/)"
-else
-	$shards mutate-merge "$out" "$out" || status=$?
-	echo "results: $out/results.tsv, table.txt; logs: $out/<mutant>/"
-fi
-[ "$status" -le 1 ] ||
-	die "the table of $out could not be made (the reason is above); rerun it alone: python3 tools/shards.py mutate-merge $out $out"
+merge_results mutate "$out" "make mutate-merge (build/mutate-shards/*/ into build/mutate/)" ||
+	status=$?
+echo "results: $out/results.tsv, table.txt; logs: $out/<mutant>/"
 exit "$status"

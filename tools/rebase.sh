@@ -29,10 +29,8 @@ STAGE=rebase
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 3 ] || die "usage: $0 start|continue|abort TREE OVERLAY_DIR [VERSION]"
-cmd=$1
-tree=$2
+cmd=$1 tree=$2 version=${4:-}
 overlay=$(realpath "$3")
-version=${4:-}
 package=linux-source-6.1
 tools=$(dirname "$0")
 [ -f "$overlay/series" ] ||

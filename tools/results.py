@@ -31,6 +31,8 @@ import os
 import re
 import sys
 
+import subcommand
+
 # step.json's result and cause words (docs/contracts.md)
 STEP_RESULTS = ("pass", "fail", "untestable")
 STEP_CAUSES = {
@@ -272,52 +274,45 @@ def gh_summary(args, out, err):
         raise NotResults("usage: gh-summary [TITLE RESULTS.json]... [--series TITLE SERIES.json]")
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write(__doc__)
-        return 2
-    cmd, args = argv[1], argv[2:]
-    try:
-        if cmd in ("line", "counts", "pfs", "cause") and len(args) == 1:
-            d = load_results(args[0])
-            print({"line": line, "counts": counts, "pfs": pfs,
-                   "cause": lambda d: d.get("cause") or ""}[cmd](d))
-        elif cmd == "kunit-pfs" and len(args) == 1:
-            print(kunit_pfs(load(args[0])))
-        elif cmd == "outcome" and len(args) == 2:
-            print(outcome(load_results(args[0]), args[1]))
-        elif cmd == "has" and len(args) == 2:
-            return 0 if has(load_results(args[0]), args[1]) else 1
-        elif cmd == "expect" and len(args) == 2:
-            with open(args[1]) as f:
-                problems = expect(load_results(args[0]), f.readlines())
-            for p in problems:
-                print("expect: %s" % p, file=sys.stderr)
-            if problems:
-                print("expect: %s does not match %s" % (args[0], args[1]), file=sys.stderr)
-                return 1
-            print("expect: %s matches %s" % (args[0], args[1]), file=sys.stderr)
-        elif cmd == "step-write" and len(args) in (7, 8):
-            rec = step_record(*args[1:])
-            with open(args[0] + ".tmp", "w") as f:
-                json.dump(rec, f, indent=1)
-                f.write("\n")
-            os.replace(args[0] + ".tmp", args[0])
-        elif cmd == "get" and len(args) == 2:
-            v = load(args[0]).get(args[1])
-            print("" if v is None else v if isinstance(v, str) else json.dumps(v))
-        elif cmd == "series-table" and len(args) == 1:
-            print("\n" + series_table(load(args[0])["commits"]), end="")
-        elif cmd == "gh-summary":
-            gh_summary(args, sys.stdout, sys.stderr)
-        else:
-            sys.stderr.write(__doc__)
-            return 2
-    except NotResults as e:
-        print("results: %s" % e, file=sys.stderr)
-        return 2
+def run(cmd, args):
+    """The exit status of subcommand CMD with ARGS; None where there is no
+    such subcommand or these are not its arguments"""
+    if cmd in ("line", "counts", "pfs", "cause") and len(args) == 1:
+        d = load_results(args[0])
+        print({"line": line, "counts": counts, "pfs": pfs,
+               "cause": lambda d: d.get("cause") or ""}[cmd](d))
+    elif cmd == "kunit-pfs" and len(args) == 1:
+        print(kunit_pfs(load(args[0])))
+    elif cmd == "outcome" and len(args) == 2:
+        print(outcome(load_results(args[0]), args[1]))
+    elif cmd == "has" and len(args) == 2:
+        return 0 if has(load_results(args[0]), args[1]) else 1
+    elif cmd == "expect" and len(args) == 2:
+        with open(args[1]) as f:
+            problems = expect(load_results(args[0]), f.readlines())
+        for p in problems:
+            print("expect: %s" % p, file=sys.stderr)
+        if problems:
+            print("expect: %s does not match %s" % (args[0], args[1]), file=sys.stderr)
+            return 1
+        print("expect: %s matches %s" % (args[0], args[1]), file=sys.stderr)
+    elif cmd == "step-write" and len(args) in (7, 8):
+        rec = step_record(*args[1:])
+        with open(args[0] + ".tmp", "w") as f:
+            json.dump(rec, f, indent=1)
+            f.write("\n")
+        os.replace(args[0] + ".tmp", args[0])
+    elif cmd == "get" and len(args) == 2:
+        v = load(args[0]).get(args[1])
+        print("" if v is None else v if isinstance(v, str) else json.dumps(v))
+    elif cmd == "series-table" and len(args) == 1:
+        print("\n" + series_table(load(args[0])["commits"]), end="")
+    elif cmd == "gh-summary":
+        gh_summary(args, sys.stdout, sys.stderr)
+    else:
+        return None
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(subcommand.main(sys.argv, "results", __doc__, NotResults, run))

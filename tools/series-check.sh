@@ -88,15 +88,8 @@ for c in $mine; do
 done
 
 status=0
-if [ -n "$shard" ]; then
-	$shards series-merge --part "$out" "$out" || status=$?
-	echo "when every shard is done: make series-check-merge (${out%/*}/*/ into ${out%-shards/*}/)"
-else
-	$shards series-merge "$out" "$out" || status=$?
-fi
+merge_results series "$out" "make series-check-merge (${out%/*}/*/ into ${out%-shards/*}/)" ||
+	status=$?
 echo "checkpatch reports: $out/<commit>.checkpatch"
-if [ -n "$shard" ]; then merge="series-merge --part $out $out"; else merge="series-merge $out $out"; fi
-[ "$status" -le 1 ] ||
-	die "the table of $out could not be made (the reason is above); rerun it alone: python3 tools/shards.py $merge"
 [ "$status" -eq 0 ] ||
 	die "a commit does not build or its tests fail: the series is not bisectable; the table is $out/table.txt, each commit's logs in $out/<commit>/"

@@ -38,10 +38,8 @@ STAGE="tree-test-progs-build"
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 4 ] || die "usage: tree-test-progs-build.sh TREE REV VMLINUX OUT"
-tree=$1
-rev=$2
+tree=$1 rev=$2 out=$4
 vmlinux=$(realpath "$3" 2> /dev/null) || die "$3 is missing; run make kernel first"
-out=$4
 for tool in rsync clang ld.lld; do
 	command -v "$tool" > /dev/null ||
 		die "$tool is missing; run make deps (as root) to install it"

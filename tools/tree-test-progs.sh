@@ -12,7 +12,8 @@
 #
 # usage: tree-test-progs.sh TREE REV VMLINUX OUT
 #
-# The build is tools/tree-test-progs-build.sh's (its files in OUT: src/,
+# The build, and the check of its arguments, is
+# tools/tree-test-progs-build.sh's (its files in OUT: src/,
 # obj/, build.log, tree/). Files in OUT besides:
 #   initramfs.cpio   busybox, the harness's init, /tree (test_progs and
 #                    the files it loads: OUT/tree), /tests (the wrappers
@@ -23,13 +24,10 @@ STAGE="tree-test-progs"
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 4 ] || die "usage: tree-test-progs.sh TREE REV VMLINUX OUT"
-tree=$1
-rev=$2
-vmlinux=$(realpath "$3" 2> /dev/null) || die "$3 is missing; run make kernel first"
-out=$4
+tree=$1 rev=$2 out=$4
 command -v busybox > /dev/null ||
 	die "busybox is missing; run make deps (as root) to install it"
-"$top/tools/tree-test-progs-build.sh" "$tree" "$rev" "$vmlinux" "$out"
+"$top/tools/tree-test-progs-build.sh" "$tree" "$rev" "$3" "$out"
 out=$(cd "$out" && pwd)
 sel=$out/src/tools/testing/selftests/bpf
 

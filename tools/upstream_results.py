@@ -513,11 +513,8 @@ def write(rows):
 def main(argv):
     cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
     if cmd == "doc":
-        status = docblock.command(args, RUN_FILES, "upstream-selftests", doc_body,
-                                  "make upstream-doc after make upstream-selftests")
-        if status is None:
-            sys.exit(__doc__)
-        return status
+        return docblock.command(args, RUN_FILES, "upstream-selftests", doc_body,
+                                "make upstream-doc after make upstream-selftests", __doc__)
     if cmd == "verdicts":
         sep = args.index("--") if "--" in args else -1
         if sep < 2 or sep == len(args) - 1:

@@ -53,11 +53,8 @@ def main(argv):
     if args[:1] == ["markdown"] and len(args) == 2:
         sys.stdout.write(markdown(args[1]))
         return 0
-    status = docblock.command(args, RUN_FILES, "versions", doc_body,
-                              "make versions-doc after make versions")
-    if status is None:
-        sys.exit(__doc__)
-    return status
+    return docblock.command(args, RUN_FILES, "versions", doc_body,
+                            "make versions-doc after make versions", __doc__)
 
 
 if __name__ == "__main__":

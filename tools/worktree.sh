@@ -14,9 +14,7 @@ STAGE=worktree
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 3 ] || die "usage: worktree.sh TREE REV DIR"
-tree=$1
-rev=$2
-dir=$3
+tree=$1 rev=$2 dir=$3
 git -C "$tree" rev-parse -q --verify "$rev^{commit}" > /dev/null ||
 	die "$rev is not a commit of $tree; run make import"
 commit=$(git -C "$tree" rev-parse "$rev^{commit}")
