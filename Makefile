@@ -40,7 +40,7 @@ endif
 
 # VERSION=<debian version>: import (and so ci, check) takes that
 # linux-source-6.1 instead of the installed one, fetched with apt-get
-# download under build/versions/ (tools/linux-source.sh); make rebase
+# download under build/versions/ (tools/stages/linux-source.sh); make rebase
 # moves the series onto it. Only from the command line, and not passed
 # down as VERSION: kbuild's Makefile has a VERSION of its own (the
 # kernel's 6) that the kernel's make would take from MAKEFLAGS. The
@@ -50,9 +50,9 @@ export LINUX_SOURCE_VERSION := $(VERSION)
 endif
 MAKEOVERRIDES := $(filter-out VERSION=%,$(MAKEOVERRIDES))
 
-# STEPS=1 (tools/step.sh sets it): the worktree where bisect,
+# STEPS=1 (tools/series/step.sh sets it): the worktree where bisect,
 # series-check, mutate and bench check other commits out, built apart,
-# so that the tip's tree and build stay as they are (tools/lib.sh).
+# so that the tip's tree and build stay as they are (tools/lib/lib.sh).
 STEPS ?=
 ifneq ($(STEPS),)
 KSRC := $(B)/steps/linux
@@ -78,7 +78,7 @@ CCACHE := $(shell command -v ccache 2> /dev/null)
 # A fixed timestamp and host keep compile.h stable, so ccache hits and an
 # unchanged tree relinks nothing.
 KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
-	$(if $(CCACHE),CC="$(abspath tools/ccache-gcc.sh)") \
+	$(if $(CCACHE),CC="$(abspath tools/stages/ccache-gcc.sh)") \
 	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
 	KBUILD_BUILD_HOST=ci -j$(shell nproc)
 export CCACHE_DIR ?= $(abspath $(B)/ccache)
@@ -96,7 +96,7 @@ export CCACHE_NOHASHDIR := 1
 # safe for the kernel's objects (-nostdinc), not for a program built
 # with CC against libc's headers, which none of our builds does.
 # An .incbin's file is not in that dependency file either: the kernel's
-# compiler, tools/ccache-gcc.sh, compiles a source with one without ccache.
+# compiler, tools/stages/ccache-gcc.sh, compiles a source with one without ccache.
 # What a cold build through ccache costs: docs/measurements.md's kernel-cost block.
 export CCACHE_DEPEND := 1
 
@@ -151,10 +151,10 @@ test: ## build build/linux as it is (uncommitted edits too), boot once, judge; T
 	@$(MAKE) --no-print-directory boot verdict \
 		REPEAT=$(if $(filter command line environment,$(origin REPEAT)),$(REPEAT),1) \
 		KERNEL_ARGS="$(strip $(KERNEL_ARGS) $(if $(TEST),ci.test=$(TEST)))" || { \
-		echo "test: $$(python3 tools/results.py line $(CI_O)/results.json 2> /dev/null || \
+		echo "test: $$(python3 tools/lib/results.py line $(CI_O)/results.json 2> /dev/null || \
 			echo FAIL: no verdict); log: $(SERIAL_LOG); rerun: make test$(if $(TEST), TEST=$(TEST))"; \
 		exit 1; }
-	@echo "test: PASS, $$(python3 tools/results.py counts $(CI_O)/results.json); results in $(CI_O)/"
+	@echo "test: PASS, $$(python3 tools/lib/results.py counts $(CI_O)/results.json); results in $(CI_O)/"
 
 # The last line says how it ended: PASS with the counts and the time, or
 # the stage that failed, why (the verdict's reason once there is one), its
@@ -166,7 +166,7 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 		[ -z "$$GITHUB_ACTIONS" ] || echo "::group::make $$s"; \
 		$(MAKE) --no-print-directory $$s || { \
 			[ -z "$$GITHUB_ACTIONS" ] || echo "::endgroup::"; \
-			why=; case $$s in boot|verdict|expect) why=$$(python3 tools/results.py \
+			why=; case $$s in boot|verdict|expect) why=$$(python3 tools/lib/results.py \
 				line $(CI_O)/results.json 2> /dev/null | sed -n 's/^FAIL: */: /p');; esac; \
 			case $$s in boot) log=$(SERIAL_LOG);; verdict) log=$(CI_O)/summary;; \
 			expect) log=$(CI_O)/results.json;; grant-off) log=$(GRANT_OFF_CI)/serial.log;; \
@@ -176,7 +176,7 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 		echo "$$s $$(($$(date +%s) - start))" >> $(CI_O)/times; \
 	done; \
 	echo "ci: stage times (s):"; expand -t 12 < $(CI_O)/times | sed 's/^/  /'; \
-	counts=$$(python3 tools/results.py counts $(CI_O)/results.json); \
+	counts=$$(python3 tools/lib/results.py counts $(CI_O)/results.json); \
 	echo "ci: PASS, $$counts, $$(($$(date +%s) - t0)) s; results in $(CI_O)/"
 
 # make check runs as on a brand-new machine: none of the user's git
@@ -214,8 +214,8 @@ check: deps ## harness tests, shellcheck, ci, check-hardening, mutants-apply, se
 # bpf-grant and bpf-token-mount run as root and decide who gets BPF:
 # check the flags they were built with in the binaries themselves.
 check-hardening: guest-tests ## bpf-grant and bpf-token-mount: PIE, RELRO, BIND_NOW, stack protector, _FORTIFY_SOURCE, read from the binaries
-	tools/hardening.sh $(TESTS_O)/tools/bpf-grant bpf-grant.c grant_args.c
-	tools/hardening.sh $(TESTS_O)/tools/bpf-token-mount bpf-token-mount.c
+	tools/stages/hardening.sh $(TESTS_O)/tools/bpf-grant bpf-grant.c grant_args.c
+	tools/stages/hardening.sh $(TESTS_O)/tools/bpf-token-mount bpf-token-mount.c
 
 check-faults: kernel initramfs $(VERDICT) ## drive the guest into each failure; the verdict must name it
 	tests/faults.sh $(BZIMAGE) $(INITRAMFS) $(VERDICT) $(B)/faults
@@ -236,18 +236,18 @@ KUNIT_LOGS = $(SERIAL_LOG) $(GRANT_OFF_CI)/serial.log $(BASE_CI)/serial.log \
 	$(B)/faults/kmsg/serial.log
 
 check-kunit: $(VERDICT) ## count the results of make check's logs with kunit.py parse too; they must agree
-	tools/kunit-agree.sh $(KSRC) $(VERDICT) $(KUNIT_LOGS)
+	tools/upstream/kunit-agree.sh $(KSRC) $(VERDICT) $(KUNIT_LOGS)
 
 # base is built from a worktree of its own, so that building it changes no
 # file of build/linux, and the next make ci recompiles nothing.
 kernel-base: ## the kernel at 'base', from the worktree build/base/linux, in build/base/kernel
-	tools/worktree.sh $(KSRC) base $(BASE_SRC)
+	tools/series/worktree.sh $(KSRC) base $(BASE_SRC)
 	$(MAKE) --no-print-directory kernel KSRC=$(BASE_SRC) KOBJ=$(BASE_OBJ)
 
 ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/base.expect says
 	$(MAKE) --no-print-directory boot verdict CI_O=$(BASE_CI) VMLINUX=$(BASE_OBJ)/vmlinux \
 		BZIMAGE=$(BASE_OBJ)/arch/x86/boot/bzImage SERIAL_LOG=$(BASE_CI)/serial.log
-	tools/expect.sh $(BASE_CI)/results.json ci/base.expect
+	tools/stages/expect.sh $(BASE_CI)/results.json ci/base.expect
 
 # docs/container.md's parity table of the container case (container_tools,
 # issue 21), from the results of make ci and make ci-base: build/parity.md,
@@ -256,7 +256,7 @@ ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/
 # (tests/run.sh checks the block against them).
 .PHONY: parity-table
 parity-table: ## docs/container.md's parity table (container_tools) from make ci's and make ci-base's results
-	tools/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity
+	tools/measure/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity
 
 # The kernel tree's own selftests, from the tree's main branch, on the
 # kernels at base and at the tip, both built with what the selftests ask
@@ -267,35 +267,35 @@ UPSTREAM_O := $(B)/upstream
 
 upstream-selftests: $(VERDICT) ## the tree's own BPF selftests (test_verifier, test_maps, all of test_progs) on base and on the tip, side by side
 	$(MAKE) --no-print-directory kernel kernel-base KCONFIG=upstream
-	tools/upstream-selftests.sh $(KSRC) main $(B)/kernel-upstream $(BASE_SRC) \
+	tools/upstream/upstream-selftests.sh $(KSRC) main $(B)/kernel-upstream $(BASE_SRC) \
 		$(B)/base/kernel-upstream $(UPSTREAM_O) $(UPSTREAM_O)/tree-test-progs
 
 # docs/measurements.md's block of figures comes from the run that tests/fixtures/
 # upstream-run keeps, which tests/upstream-results.sh checks it against.
 upstream-doc: ## docs/measurements.md's upstream-selftests figures, from build/upstream (after make upstream-selftests)
-	python3 tools/upstream_results.py doc update $(UPSTREAM_O) tests/fixtures/upstream-run docs/measurements.md
+	python3 tools/upstream/upstream_results.py doc update $(UPSTREAM_O) tests/fixtures/upstream-run docs/measurements.md
 
 selftests-build: guest-tests ## the series' selftests compiled against the tree's own test_progs.h, at every commit
-	tools/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
+	tools/upstream/selftests-build.sh $(KSRC) $(TESTS_O) $(B)/selftests
 
 # The series' selftests as a bpf maintainer runs them: the tree's own
 # test_progs, built by its selftests Makefile at main, on the tip.
 TREE_TP_O := $(B)/tree-test-progs
 
 tree-test-progs: kernel $(VERDICT) ## the series' selftests run by the tree's own test_progs (built with its Makefile) on the tip
-	tools/tree-test-progs.sh $(KSRC) main $(VMLINUX) $(TREE_TP_O)
+	tools/upstream/tree-test-progs.sh $(KSRC) main $(VMLINUX) $(TREE_TP_O)
 	$(MAKE) --no-print-directory boot verdict CI_O=$(TREE_TP_O)/ci REPEAT=1 \
 		INITRAMFS=$(TREE_TP_O)/initramfs.cpio SERIAL_LOG=$(TREE_TP_O)/ci/serial.log
 
 deps: ## install (as root) or name the Debian packages needed; fetch Debian 13's tools for the guest
-	tools/deps.sh
-	tools/debian13-root.sh $(B)/debian13
+	tools/stages/deps.sh
+	tools/stages/debian13-root.sh $(B)/debian13
 
 import: ## unpack linux-source-6.1 into build/linux, tag base, git am the overlay
-	tools/import.sh $(KSRC) $(OVERLAY)
+	tools/stages/import.sh $(KSRC) $(OVERLAY)
 
 export: ## write build/linux's commits after base back into kernel-overlay/
-	tools/export.sh $(KSRC) $(OVERLAY)
+	tools/stages/export.sh $(KSRC) $(OVERLAY)
 
 # Following Debian's kernel (issue 22). make rebase runs make ci on the
 # rebased series; REBASE_CI=0 stops after the rebase and the export.
@@ -303,32 +303,32 @@ REBASE_CI ?=
 .PHONY: rebase rebase-continue rebase-abort versions versions-doc
 
 rebase: ## VERSION=<debian version>: the series onto that linux-source-6.1 (git am -3), pinned and exported, then make ci
-	tools/rebase.sh start $(KSRC) $(OVERLAY) "$(VERSION)"
+	tools/series/rebase.sh start $(KSRC) $(OVERLAY) "$(VERSION)"
 	$(if $(filter 0,$(REBASE_CI)),,$(MAKE) --no-print-directory ci)
 
 rebase-continue: ## after resolving what stopped make rebase: git am --continue, pin, export, make ci
-	tools/rebase.sh continue $(KSRC) $(OVERLAY)
+	tools/series/rebase.sh continue $(KSRC) $(OVERLAY)
 	$(if $(filter 0,$(REBASE_CI)),,LINUX_SOURCE_VERSION=$$(cat $(OVERLAY)/base-version) \
 		$(MAKE) --no-print-directory ci)
 
 rebase-abort: ## give up a make rebase that stopped: the tree back as it was, the overlay untouched
-	tools/rebase.sh abort $(KSRC) $(OVERLAY)
+	tools/series/rebase.sh abort $(KSRC) $(OVERLAY)
 
 # Each stage alone: APPLY_ONLY=1 (applies), VERSIONS_STAGES="builds" ...;
 # VERSIONS="v1 v2" limits the versions. Not part of check: one kernel
 # build and two boots per version.
 versions: ## [APPLY_ONLY=1] [VERSIONS=...] [VERSIONS_STAGES=...]: per linux-source-6.1 the apt sources offer: applies, builds, ci verdict; build/versions/versions.{tsv,md}
-	tools/versions.sh $(OVERLAY) $(B)/versions
+	tools/measure/versions.sh $(OVERLAY) $(B)/versions
 
 # docs/versions.md's table of versions comes from the run tests/fixtures/
 # versions-run keeps, which tests/versions-doc.sh checks it against.
 versions-doc: ## docs/versions.md's table of versions, from build/versions (after make versions)
-	python3 tools/versions_doc.py update $(B)/versions tests/fixtures/versions-run docs/versions.md
+	python3 tools/measure/versions_doc.py update $(B)/versions tests/fixtures/versions-run docs/versions.md
 
 config: $(KOBJ)/.config ## merge ci/kernel.config onto tinyconfig and check it
 
-$(KOBJ)/.config: $(FRAGMENT) tools/config.sh
-	tools/config.sh $(KSRC) $(KOBJ) $(FRAGMENT)
+$(KOBJ)/.config: $(FRAGMENT) tools/stages/config.sh
+	tools/stages/config.sh $(KSRC) $(KOBJ) $(FRAGMENT)
 
 kernel: config ## build bzImage out of tree, in build/kernel
 	+$(KMAKE) bzImage
@@ -350,7 +350,7 @@ boot: ## boot the kernel in QEMU; serial console in build/ci/serial.log
 	ci/boot.sh $(BZIMAGE) $(INITRAMFS) $(SERIAL_LOG) ci.repeat=$(REPEAT) $(KERNEL_ARGS)
 
 run: kernel initramfs ## boot, run CMD='...' as root in the guest, print its output, exit with its status
-	tools/run.sh $(BZIMAGE) $(INITRAMFS) $(CI_O)/run/serial.log "$$CMD" $(KERNEL_ARGS)
+	tools/stages/run.sh $(BZIMAGE) $(INITRAMFS) $(CI_O)/run/serial.log "$$CMD" $(KERNEL_ARGS)
 
 shell: kernel initramfs ## an interactive shell in the guest (tests, bpftool, bpf-grant); exit powers it off
 	ci/boot.sh $(BZIMAGE) $(INITRAMFS) - ci.shell $(KERNEL_ARGS)
@@ -371,35 +371,35 @@ grant-off: ## boot again with kernel.lsm_grant_disabled=1 locked: the off switch
 	$(MAKE) --no-print-directory boot verdict CI_O=$(GRANT_OFF_CI) \
 		SERIAL_LOG=$(GRANT_OFF_CI)/serial.log \
 		KERNEL_ARGS="sysctl.kernel.lsm_grant_disabled=1 ci.test=lsm_map_create/grant_off_switch_locked"
-	tools/expect.sh $(GRANT_OFF_CI)/results.json ci/grant-off.expect
+	tools/stages/expect.sh $(GRANT_OFF_CI)/results.json ci/grant-off.expect
 
 # On the tip every subtest runs and passes: a kernel that lost a hook
 # must not go green by skipping the tests that need it.
 expect: ## check build/ci's results against ci/tip.expect (no skips)
-	tools/expect.sh $(CI_O)/results.json ci/tip.expect
+	tools/stages/expect.sh $(CI_O)/results.json ci/tip.expect
 
 $(VERDICT): ci/verdict.c ci/splats.c ci/splats.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^)
 
 # A run failed by a kernel report (results.json's cause: docs/contracts.md)
-# gets its trace decoded (tools/decode.sh).
+# gets its trace decoded (tools/stages/decode.sh).
 verdict: $(VERDICT) ## parse the serial log: summary, KTAP, JUnit and JSON in build/ci/; decode a kernel report's trace
 	@mkdir -p $(CI_O)
 	@status=0; $(VERDICT) --splats ci/splats --ktap $(CI_O)/results.ktap \
 		--junit $(CI_O)/results.xml --json $(CI_O)/results.json \
 		$(SERIAL_LOG) > $(CI_O)/summary || status=$$?; \
 	ci/summary.sh $(CI_O)/summary; \
-	if [ "$$(python3 tools/results.py cause $(CI_O)/results.json)" = kernel-report ]; then \
-		tools/decode.sh $(KSRC) $(VMLINUX) $(SERIAL_LOG) $(CI_O)/decoded.log || true; \
+	if [ "$$(python3 tools/lib/results.py cause $(CI_O)/results.json)" = kernel-report ]; then \
+		tools/stages/decode.sh $(KSRC) $(VMLINUX) $(SERIAL_LOG) $(CI_O)/decoded.log || true; \
 	fi; \
 	exit $$status
 
 bisect: ## GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]] [TRIES=N]: the first bad commit (TEST unset: the whole suite)
-	tools/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"
+	tools/series/bisect.sh $(KSRC) $(OVERLAY) "$(GOOD)" "$(BAD)" "$(TEST)"
 
 # SHARD=i/N: mutate and series-check run only shard i of N's share
-# (tools/shards.py), into build/mutate-shards/i-of-N/ and
+# (tools/series/shards.py), into build/mutate-shards/i-of-N/ and
 # build/series-check-shards/i-of-N/; mutate-merge and series-check-merge
 # then make, from every shard's directory, the table and score one run
 # makes. LIST_ONLY=1: the mutants or commits a run (or shard) takes, and
@@ -410,7 +410,7 @@ SERIES_O := $(B)/series-check$(if $(KCONFIG),-$(KCONFIG))
 .PHONY: series-check-merge mutate-merge
 
 series-check: ## [SHARD=i/N] [LIST_ONLY=1] build, checkpatch and test every commit from base to the tip
-	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/series-check.sh $(KSRC)
+	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/series/series-check.sh $(KSRC)
 
 # Each merge replaces the run directory it writes, and only when there are
 # shards to merge.
@@ -418,46 +418,46 @@ series-check-merge: ## series.json and the table in build/series-check/ from eve
 	@ls -d $(SERIES_O)-shards/*/ > /dev/null 2>&1 || { echo \
 		"series-check-merge: no shard in $(SERIES_O)-shards/; make series-check SHARD=i/N first"; exit 1; }
 	rm -rf $(SERIES_O) && mkdir -p $(SERIES_O)
-	python3 tools/shards.py series-merge $(SERIES_O) $(SERIES_O)-shards/*/
+	python3 tools/series/shards.py series-merge $(SERIES_O) $(SERIES_O)-shards/*/
 
 bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by side
-	tools/bench.sh $(KSRC)
+	tools/measure/bench.sh $(KSRC)
 
 # Not part of bench: six kernel builds from scratch, about 25 minutes on
 # 2 cores.
 kernel-cost: ## what make ci's kernel costs to build from scratch, and each part of its config: build/kernel-cost/
-	tools/kernel-cost.sh $(KSRC) $(B)/kernel-cost ci/kernel.config
+	tools/measure/kernel-cost.sh $(KSRC) $(B)/kernel-cost ci/kernel.config
 
 # docs/measurements.md's block comes from the run tests/fixtures/kernel-cost-run keeps,
 # which tests/bench-report.sh checks it against.
 kernel-cost-doc: ## docs/measurements.md's kernel build figures, from build/kernel-cost (after make kernel-cost)
-	python3 tools/bench_report.py kernel-cost-doc update $(B)/kernel-cost tests/fixtures/kernel-cost-run docs/measurements.md
+	python3 tools/measure/bench_report.py kernel-cost-doc update $(B)/kernel-cost tests/fixtures/kernel-cost-run docs/measurements.md
 
 # Not part of check: one build and boot per mutant (.github/workflows/daily.yml,
 # in shards).
 mutate: ## [MUTANTS=<prefixes>] [SHARD=i/N] [LIST_ONLY=1] the suite on each mutant of mutants/; the mutation score
-	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/mutate.sh $(KSRC) $(MUTANTS)
+	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/series/mutate.sh $(KSRC) $(MUTANTS)
 
 mutants-apply: ## every mutant of mutants/ has its header and applies to the tip (make check runs it)
-	CHECK_ONLY=1 tools/mutate.sh $(KSRC)
+	CHECK_ONLY=1 tools/series/mutate.sh $(KSRC)
 
 mutate-merge: ## results.tsv, the table and the score in build/mutate/ from every shard of build/mutate-shards/
 	@ls -d $(B)/mutate-shards/*/ > /dev/null 2>&1 || { echo \
 		"mutate-merge: no shard in $(B)/mutate-shards/; make mutate SHARD=i/N first"; exit 1; }
 	rm -rf $(B)/mutate && mkdir -p $(B)/mutate
-	python3 tools/shards.py mutate-merge $(B)/mutate $(B)/mutate-shards/*/
+	python3 tools/series/shards.py mutate-merge $(B)/mutate $(B)/mutate-shards/*/
 
 # Not part of check: libFuzzer on the verdict parser, its findings in build/fuzz/.
 FUZZ_SECONDS ?= 60
 fuzz: ## [FUZZ_SECONDS=60] fuzz the verdict parser (libFuzzer, ASan, UBSan)
-	FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh $(B)/fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ci/fuzz.sh $(B)/fuzz
 
 # Not part of check: it runs make check itself, in a Debian 12 root.
 gh-local: ## [WARM_CACHE=1] ci.yml's make check job as the runner runs it, in a fresh Debian 12 root (root; debootstrap)
-	tools/gh-local.sh $(B)/gh-local
+	tools/jobs/gh-local.sh $(B)/gh-local
 
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
-	tools/range-diff.sh $(KSRC) "$(OLD)"
+	tools/series/range-diff.sh $(KSRC) "$(OLD)"
 
 clean: ## remove what the build made, keeping build/linux (your work) and build/ccache
 	find $(B) -mindepth 1 -maxdepth 1 ! -name linux ! -name ccache -exec rm -rf {} +

@@ -33,8 +33,8 @@
 #        -icount, which takes TCG)
 set -eu
 STAGE=boot
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 [ $# -ge 3 ] || die "usage: boot.sh BZIMAGE INITRAMFS LOG [KERNEL ARGS]"
 kernel=$1 initramfs=$2 log=$3

@@ -10,8 +10,8 @@
 # usage: summary.sh SUMMARY
 set -eu
 STAGE=verdict
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 { [ $# -eq 1 ] && [ -f "$1" ]; } || die "usage: summary.sh SUMMARY (verdict's output)"
 if [ -t 1 ]; then

@@ -7,7 +7,7 @@
  *        verdict [--splats FILE] --match LOG
  * Exit status: 0 PASS, 1 FAIL, 2 usage or I/O error. With --match, no
  * verdict: for each line of LOG, the splats rule it matches ("-": none),
- * a line each; exit 0, or 2. tools/upstream_results.py reads the kernel
+ * a line each; exit 0, or 2. tools/upstream/upstream_results.py reads the kernel
  * logs of make upstream-selftests this way, so that ci/splats has one
  * reader.
  *

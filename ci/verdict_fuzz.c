@@ -5,7 +5,7 @@
  * verdict (parse, verdict, summary, --ktap and --junit writers) as the
  * program runs it.
  *
- * Built by tools/fuzz.sh (make fuzz). The splats rules are read once,
+ * Built by ci/fuzz.sh (make fuzz). The splats rules are read once,
  * from $VERDICT_SPLATS or ci/splats.
  */
 #define VERDICT_NO_MAIN

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench's reports (tools/bench_report.py) on a run directory laid out
+# make bench's reports (tools/measure/bench_report.py) on a run directory laid out
 # as build/bench/ is, tests/fixtures/bench/run/: bpf-bench's consoles of
 # every boot (made in bpf-bench.c's format with docs/measurements.md's
 # rates; CRLF, a kernel line among them, a bench line cut short), the
-# hooks.csv tools/bench.sh's awk made of them, the bisect steps' times
+# hooks.csv tools/measure/bench.sh's awk made of them, the bisect steps' times
 # (edited/times is a real one of step.sh, with two boots), the suite's
 # and a cold make ci's times. The outputs must be the .expect files
 # beside it: made by bench.sh's awk before the module, but for the two
@@ -31,7 +31,7 @@ same() {
 
 # check NAME EXPECTED_STATUS COMMAND...: bench_report.py COMMAND's stdout
 # must be $f/NAME.expect and its exit status EXPECTED_STATUS
-check() { check_tool tools/bench_report.py "$f" differs "$@" || status=1; }
+check() { check_tool tools/measure/bench_report.py "$f" differs "$@" || status=1; }
 
 # hooks.csv's rows, boot by boot in bench.sh's order
 head -n 1 "$f/run/hooks.csv" > "$tmp/hooks.csv"
@@ -39,7 +39,7 @@ for round in 1 2; do
 	for policy in none alloc defer grant; do
 		case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 		for k in "$@" tip; do
-			python3 tools/bench_report.py rows "$k" icount "$round" \
+			python3 tools/measure/bench_report.py rows "$k" icount "$round" \
 				"$f/run/$k-$policy-icount-$round.log" >> "$tmp/hooks.csv"
 		done
 	done
@@ -47,12 +47,12 @@ done
 for policy in none alloc defer grant; do
 	case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 	for k in "$@" tip; do
-		python3 tools/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$tmp/hooks.csv"
+		python3 tools/measure/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$tmp/hooks.csv"
 	done
 done
 same "rows: hooks.csv" "$f/run/hooks.csv" "$tmp/hooks.csv"
 got=0
-python3 tools/bench_report.py rows tip icount 1 "$f/run/cold-times" > "$tmp/none" 2>&1 || got=$?
+python3 tools/measure/bench_report.py rows tip icount 1 "$f/run/cold-times" > "$tmp/none" 2>&1 || got=$?
 if [ "$got" = 1 ]; then echo "ok rows: a console with no bench lines fails"; else
 	echo "not ok rows: a console with no bench lines exits $got, want 1"; status=1; fi
 
@@ -66,7 +66,7 @@ check cold 0 cold "$f/run/cold-times"
 check kernel-cost 0 kernel-cost "$f/run/kernel-cost/kernel-cost.csv" "$f/run/cold-times"
 grep -v '^floor,' "$f/run/kernel-cost/kernel-cost.csv" > "$tmp/no-floor.csv"
 got=0
-python3 tools/bench_report.py kernel-cost "$tmp/no-floor.csv" > "$tmp/none" 2>&1 || got=$?
+python3 tools/measure/bench_report.py kernel-cost "$tmp/no-floor.csv" > "$tmp/none" 2>&1 || got=$?
 if [ "$got" = 2 ] && grep -q 'no floor' "$tmp/none"; then
 	echo "ok kernel-cost: builds without the floor fail"
 else
@@ -78,8 +78,8 @@ mkdir "$tmp/kc"
 cp "$f/run/kernel-cost/kernel-cost.csv" "$tmp/kc/"
 printf 'date\t2027-01-02\ncpus\t4\naccel\ttcg\n' > "$tmp/kc/run.tsv"
 printf 'text\n<!-- kernel-cost begin -->\nold\n<!-- kernel-cost end -->\nmore\n' > "$tmp/kc/doc.md"
-if python3 tools/bench_report.py kernel-cost-doc update "$tmp/kc" "$tmp/kc/kept" "$tmp/kc/doc.md" &&
-	python3 tools/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/doc.md" &&
+if python3 tools/measure/bench_report.py kernel-cost-doc update "$tmp/kc" "$tmp/kc/kept" "$tmp/kc/doc.md" &&
+	python3 tools/measure/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/doc.md" &&
 	grep -q '^From `make kernel-cost` on 2027-01-02 (4 CPUs)' "$tmp/kc/doc.md" &&
 	grep -qxF '| `tinyconfig` alone | 75 | 534 | 1.00 |' "$tmp/kc/doc.md" &&
 	grep -q '^| `make ci`.s config (`ci/kernel.config`) | 286 | 1122 | 3.81 |$' "$tmp/kc/doc.md" &&
@@ -89,12 +89,12 @@ else
 	echo "not ok kernel-cost-doc update and check"; status=1
 fi
 sed -i 's/| 286 | 1122 | 3.81 |/| 250 | 1122 | 3.33 |/' "$tmp/kc/doc.md"
-if python3 tools/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/doc.md" 2> /dev/null; then
+if python3 tools/measure/bench_report.py kernel-cost-doc check "$tmp/kc/kept" "$tmp/kc/doc.md" 2> /dev/null; then
 	echo "not ok kernel-cost-doc check: an edited figure passed"; status=1
 else
 	echo "ok kernel-cost-doc check: an edited figure fails"
 fi
-if python3 tools/bench_report.py kernel-cost-doc check tests/fixtures/kernel-cost-run docs/measurements.md; then
+if python3 tools/measure/bench_report.py kernel-cost-doc check tests/fixtures/kernel-cost-run docs/measurements.md; then
 	echo "ok docs/measurements.md's kernel-cost block"
 else
 	echo "not ok docs/measurements.md's kernel-cost block"; status=1
@@ -105,7 +105,7 @@ check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"
 # docs/measurements.md's tables of ratios are ones doc-check reads: every
 # call and caller of the first, four ratios each (28), and a ratio for
 # each map type of the second, as many as its rows
-n=$(python3 -B -c 'import sys; sys.path.insert(0, "tools"); import bench_report as b
+n=$(python3 -B -c 'import sys; sys.path.insert(0, "tools/measure"); import bench_report as b
 print(len(b.doc_ratios(open("docs/measurements.md").read().splitlines())))')
 types=$(sed -n '/^| map type (icount) |/,/^$/p' docs/measurements.md | grep -c '^| [a-z_]* | [0-9.-]* |$')
 if [ "$types" -gt 20 ] && [ "$n" = $((28 + types)) ]; then

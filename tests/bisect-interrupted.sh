@@ -10,8 +10,8 @@
 # Needs build/linux imported; builds and boots nothing.
 set -eu
 STAGE=tests/bisect-interrupted.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 tree=$top/build/linux
 steps=$top/build/steps/linux

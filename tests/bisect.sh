@@ -23,13 +23,13 @@
 # and HARMLESS 1 failed. The branch stops at patch 3: the later patches change
 # include/linux/security.h, and with a cold ccache each step through them
 # rebuilt most of the kernel. Needs build/linux imported (make import).
-# The branch is made in the steps worktree (tools/lib.sh), where make
+# The branch is made in the steps worktree (tools/lib/lib.sh), where make
 # bisect runs too: build/linux is never touched, and however the proof
 # ends, no throw-away branch is left (tests/bisect-interrupted.sh checks).
 set -eu
 STAGE=tests/bisect.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 

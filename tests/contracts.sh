@@ -7,21 +7,21 @@
 # kunit.py's report, step.sh's wording, a test binary, a workflow file.
 # A static check of the consumers' text; it runs nothing.
 set -eu
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$top"
 
 # CONSUMER: the JSON files it reads (by name)
 consumers='
-tools/step.sh: results.json step.json
-tools/bisect.sh: step.json
-tools/series-check.sh: step.json series.json commit.json shard.json
-tools/mutate.sh: step.json mutant.json shard.json
-tools/expect.sh: results.json
-tools/kunit-agree.sh: results.json kunit.json
-tools/gh-local.sh: results.json
+tools/series/step.sh: results.json step.json
+tools/series/bisect.sh: step.json
+tools/series/series-check.sh: step.json series.json commit.json shard.json
+tools/series/mutate.sh: step.json mutant.json shard.json
+tools/stages/expect.sh: results.json
+tools/upstream/kunit-agree.sh: results.json kunit.json
+tools/jobs/gh-local.sh: results.json
 Makefile: results.json
 .github/workflows/ci.yml: results.json series.json
 '
@@ -45,10 +45,10 @@ while IFS=: read -r file files; do
 done < "$tmp/consumers"
 # and the reader itself has the schemas' words
 for w in no_such_subtest '"cause"' step-write series-table kunit-pfs; do
-	grep -q -F -- "$w" tools/results.py || result "tools/results.py knows $w" missing
+	grep -q -F -- "$w" tools/lib/results.py || result "tools/lib/results.py knows $w" missing
 done
 # and the shards' reader and writer, theirs (make mutate, series-check)
 for w in shard.json mutant.json commit.json commit-write mutant-write; do
-	grep -q -F -- "$w" tools/shards.py || result "tools/shards.py knows $w" missing
+	grep -q -F -- "$w" tools/series/shards.py || result "tools/series/shards.py knows $w" missing
 done
 summary

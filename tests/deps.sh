@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of make deps (tools/deps.sh) when the pinned linux-source-6.1 has
+# Tests of make deps (tools/stages/deps.sh) when the pinned linux-source-6.1 has
 # left the archive: it says so and prints the make rebase command for the
 # newest version the apt sources offer. The package tools are fakes on
 # PATH (apt-cache madison's list, dpkg-query's installed packages, an
@@ -41,7 +41,7 @@ export PATH="$tmp/bin:$PATH"
 export INSTALLED=6.1.192-3
 export MADISON="6.1.192-3 6.1.192-10 6.1.190-1 6.1.187-1 6.1.176-1 6.1.170-3"
 
-deps() { "$top/tools/deps.sh" "$tmp/overlay"; }
+deps() { "$top/tools/stages/deps.sh" "$tmp/overlay"; }
 
 echo 6.1.192-3 > "$tmp/overlay/base-version"
 expect pinned_installed 0 "" deps
@@ -53,7 +53,7 @@ expect gone_says_so 1 "linux-source-6.1 6.1.999-1, the version the series is bas
 expect gone_rebase_command 0 "make rebase VERSION=6.1.192-10$" cat "$tmp/last"
 expect gone_lists_offered 0 "offer 6.1.192-10 6.1.192-3 6.1.190-1 6.1.187-1 6.1.176-1 6.1.170-3\." cat "$tmp/last"
 expect gone_installs_nothing 0 "^none$" sh -c "[ -e '$tmp/apt-get.log' ] || echo none"
-expect newest 0 "^6.1.192-10$" "$top/tools/linux-source.sh" --newest
+expect newest 0 "^6.1.192-10$" "$top/tools/stages/linux-source.sh" --newest
 
 # Pinned, not installed, in the archive: install it (or be told how).
 echo 6.1.176-1 > "$tmp/overlay/base-version"
@@ -62,13 +62,13 @@ expect in_archive_no_rebase 0 "^absent$" sh -c "grep -q 'make rebase' '$tmp/last
 
 # VERSION= (import fetches the version itself): nothing to install.
 echo 6.1.999-1 > "$tmp/overlay/base-version"
-expect version_given 0 "" env LINUX_SOURCE_VERSION=6.1.176-1 "$top/tools/deps.sh" "$tmp/overlay"
+expect version_given 0 "" env LINUX_SOURCE_VERSION=6.1.176-1 "$top/tools/stages/deps.sh" "$tmp/overlay"
 
 # apt-cache knows no version (no apt-get update yet): no claim that the
 # version is gone.
-expect no_lists 1 "missing packages|offer no linux-source-6.1" env MADISON= "$top/tools/deps.sh" "$tmp/overlay"
+expect no_lists 1 "missing packages|offer no linux-source-6.1" env MADISON= "$top/tools/stages/deps.sh" "$tmp/overlay"
 expect no_lists_no_rebase 0 "^absent$" sh -c "grep -q 'make rebase' '$tmp/last' || echo absent"
 expect linux_source_unknown 1 "6.1.999-1 is not in the apt sources \(they offer: 6.1.192-10 6.1.192-3" \
-	env VERSIONS_DIR="$tmp/versions" "$top/tools/linux-source.sh" 6.1.999-1
+	env VERSIONS_DIR="$tmp/versions" "$top/tools/stages/linux-source.sh" 6.1.999-1
 
 summary

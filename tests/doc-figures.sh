@@ -23,12 +23,12 @@
 #   The subjects the guest tests' need_patch() names, against the same.
 #   docs/measurements.md's mutants: how many, killed, equivalent,
 #     against mutants/; bench's rounds and bpf-bench's repetitions,
-#     against tools/bench.sh (and its header) and bpf-bench.c.
+#     against tools/measure/bench.sh (and its header) and bpf-bench.c.
 #   The workflows' comments on KVM, against where the jobs get /dev/kvm.
 set -eu
 STAGE=tests/doc-figures.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 harness=$top/docs/harness.md
 series=$top/docs/series.md
@@ -101,17 +101,17 @@ for v in KVM_PROBE SMP ACCEL HEARTBEAT; do
 done
 check "REPEAT (docs/harness.md, the Makefile)" "$(table REPEAT)" "$(make_default REPEAT)"
 check "TRIES (docs/harness.md, tools/)" "$(table TRIES)" \
-	"$(env_default TRIES "$top"/tools/*.sh)"
+	"$(env_default TRIES "$top"/tools/*/*.sh)"
 check "FUZZ_SECONDS (docs/harness.md, the Makefile)" "$(table FUZZ_SECONDS)" \
 	"$(make_default FUZZ_SECONDS)"
-check "FUZZ_SECONDS (docs/harness.md, tools/fuzz.sh)" "$(table FUZZ_SECONDS)" \
-	"$(env_default FUZZ_SECONDS "$top/tools/fuzz.sh")"
-check "TP_TIMEOUT (docs/harness.md, tools/upstream-selftests.sh)" "$(table TP_TIMEOUT)" \
-	"$(env_default TP_TIMEOUT "$top/tools/upstream-selftests.sh")"
-check "UPSTREAM_REPEAT (docs/harness.md, tools/upstream-selftests.sh)" \
-	"$(table UPSTREAM_REPEAT)" "$(env_default UPSTREAM_REPEAT "$top/tools/upstream-selftests.sh")"
-check "ESCALATE (docs/harness.md, tools/upstream-selftests.sh)" "$(table ESCALATE)" \
-	"$(env_default ESCALATE "$top/tools/upstream-selftests.sh")"
+check "FUZZ_SECONDS (docs/harness.md, ci/fuzz.sh)" "$(table FUZZ_SECONDS)" \
+	"$(env_default FUZZ_SECONDS "$top/ci/fuzz.sh")"
+check "TP_TIMEOUT (docs/harness.md, tools/upstream/upstream-selftests.sh)" "$(table TP_TIMEOUT)" \
+	"$(env_default TP_TIMEOUT "$top/tools/upstream/upstream-selftests.sh")"
+check "UPSTREAM_REPEAT (docs/harness.md, tools/upstream/upstream-selftests.sh)" \
+	"$(table UPSTREAM_REPEAT)" "$(env_default UPSTREAM_REPEAT "$top/tools/upstream/upstream-selftests.sh")"
+check "ESCALATE (docs/harness.md, tools/upstream/upstream-selftests.sh)" "$(table ESCALATE)" \
+	"$(env_default ESCALATE "$top/tools/upstream/upstream-selftests.sh")"
 for v in ACCEL_CACHE CCACHE_DIR; do
 	check "$v (docs/harness.md, the Makefile)" "$(table "$v")" \
 		"$(make_default "$v" | sed -n 's/^\$(abspath \$(B)\/\(.*\))$/build\/\1/p')"
@@ -148,6 +148,15 @@ for v in $(sed -n 's/^\(export \)\{0,1\}\([A-Z_]*\) ?=.*/\2/p' "$mk" |
 done
 check "every variable of the Makefile and ci/boot.sh is in docs/harness.md's table" \
 	"${status:- all there}" " all there"
+
+# docs/harness.md's map of tools/: each folder's row names the files git
+# has there, and every folder of tools/ has a row
+for d in $(cd "$top" && git ls-files tools | cut -d/ -f2 | sort -u); do
+	row=$(sed -n "s/^| \`tools\/$d\/\` | \([^|]*\) |.*/\1/p" "$harness")
+	named=$(printf '%s\n' "$row" | grep -o '`[a-z0-9_-]*\.[a-z]*`' | tr -d '`' | sort -u | tr '\n' ' ')
+	check "docs/harness.md's map: tools/$d/" "$named" \
+		"$(cd "$top" && git ls-files "tools/$d" | sed 's|.*/||' | sort -u | tr '\n' ' ')"
+done
 
 # Every target make help lists is in docs/harness.md's tables; the
 # pipeline table is STAGES, in order
@@ -277,10 +286,10 @@ number() {
 	*) echo "$1" ;;
 	esac
 }
-rounds=$(sed -n 's/^[[:space:]]*for round in \(.*\); do$/\1/p' "$top/tools/bench.sh" | wc -w)
-check "bench's rounds (tools/bench.sh's header, its loop)" \
-	"$(number "$(sed -n 's/^#.*(\([a-z]*\) rounds).*/\1/p' "$top/tools/bench.sh")")" "$rounds"
-check "bench's rounds (docs/measurements.md, tools/bench.sh's loop)" \
+rounds=$(sed -n 's/^[[:space:]]*for round in \(.*\); do$/\1/p' "$top/tools/measure/bench.sh" | wc -w)
+check "bench's rounds (tools/measure/bench.sh's header, its loop)" \
+	"$(number "$(sed -n 's/^#.*(\([a-z]*\) rounds).*/\1/p' "$top/tools/measure/bench.sh")")" "$rounds"
+check "bench's rounds (docs/measurements.md, tools/measure/bench.sh's loop)" \
 	"$(number "$(sed -n 's/.*one boot per policy, in \([a-z]*\) rounds.*/\1/p' "$measure")")" "$rounds"
 check "bpf-bench's repetitions and calls (docs/measurements.md, bpf-bench.c)" \
 	"$(sed -n 's/.*`bpf-bench`: \([0-9]*\) repetitions of \([0-9]*\)$/\1 \2/p' "$measure")" \
@@ -288,10 +297,10 @@ check "bpf-bench's repetitions and calls (docs/measurements.md, bpf-bench.c)" \
 		"$top/initramfs/bench/bpf-bench.c")"
 
 # The workflows' comments on KVM: where the jobs get /dev/kvm (ci.yml's
-# docker run, or tools/docker-job.sh for every job), no comment may say
+# docker run, or tools/jobs/docker-job.sh for every job), no comment may say
 # that a job runs under TCG "as in ci.yml" or "not KVM"
 kvm=no
-cat "$top"/.github/workflows/*.yml "$top/tools/docker-job.sh" 2> /dev/null |
+cat "$top"/.github/workflows/*.yml "$top/tools/jobs/docker-job.sh" 2> /dev/null |
 	grep -q -- '--device=/dev/kvm' && kvm=yes
 tcg_only=$(grep -l 'TCG, not KVM\|TCG.*as in ci.yml' "$top"/.github/workflows/*.yml |
 	sed 's/.*\///' | tr '\n' ' ')

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of tools/expect.sh, which checks ci-base's and make ci's results
+# Tests of tools/stages/expect.sh, which checks ci-base's and make ci's results
 # (results.json, made here by the verdict from recorded KTAP):
 # a matching file passes; a wrong status, a failed subtest or a pattern
 # that matches nothing fails.
 set -eu
 
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 dir=$top/tests/expect
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,7 +24,7 @@ check() {
 	json=$tmp/$(basename "$1" .ktap).json
 	rm -f "$json"
 	[ ! -f "$1" ] || "$top/build/tools/verdict" --json "$json" "$1" > /dev/null || true
-	if "$top/tools/expect.sh" "$json" "$2" > "$tmp/out" 2>&1; then got=0; else got=1; fi
+	if "$top/tools/stages/expect.sh" "$json" "$2" > "$tmp/out" 2>&1; then got=0; else got=1; fi
 	if [ "$got" = "$want" ]; then
 		pass=$((pass + 1))
 		echo "ok $((pass + fail)) $name"

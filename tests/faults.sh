@@ -10,8 +10,8 @@
 # Each fault's serial log and verdict output are kept in OUTDIR/NAME/.
 set -eu
 STAGE=check-faults
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 [ $# -eq 4 ] || die "usage: tests/faults.sh BZIMAGE INITRAMFS VERDICT OUTDIR"
 bz=$1

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of tools/hardening.sh on a small program built as bpf-grant is
+# Tests of tools/stages/hardening.sh on a small program built as bpf-grant is
 # (initramfs/Makefile: Debian's hardening flags, -static-pie): it passes
 # with every flag, and fails naming what is missing when one flag is
 # taken away.
 set -eu
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -48,7 +48,7 @@ check() {
 	rm -f "$tmp/cc" "$tmp/out"
 	if ! gcc -o "$tmp/toy" "$tmp/toy.c" "$@" 2> "$tmp/cc"; then
 		got=cc
-	elif ! "$top/tools/hardening.sh" "$tmp/toy" toy.c > "$tmp/out" 2>&1; then
+	elif ! "$top/tools/stages/hardening.sh" "$tmp/toy" toy.c > "$tmp/out" 2>&1; then
 		got=1
 	fi
 	ok=no
@@ -71,7 +71,7 @@ check no_fortify 1 "built without _FORTIFY_SOURCE" \
 check no_debug_info 1 "no compile unit for toy.c" \
 	-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE -Wl,-z,relro -Wl,-z,now -static-pie
 rm -f "$tmp/cc"
-if "$top/tools/hardening.sh" "$tmp/nosuch" toy.c > "$tmp/out" 2>&1; then got=0; else got=1; fi
+if "$top/tools/stages/hardening.sh" "$tmp/nosuch" toy.c > "$tmp/out" 2>&1; then got=0; else got=1; fi
 ok=no
 [ $got != 1 ] || ! grep -q "nosuch is missing" "$tmp/out" || ok=yes
 result missing_binary $ok "exit $got, wanted 1 and 'nosuch is missing'"

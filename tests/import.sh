@@ -7,8 +7,8 @@
 # round trip.
 set -eu
 
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -35,8 +35,8 @@ git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am "bpf: second"
 git -C "$tmp/mk" format-patch -q -o "$overlay" HEAD~2
 (cd "$overlay" && ls -- *.patch) > "$overlay/series"
 
-imp() { "$top/tools/import.sh" "$tree" "$overlay"; }
-exp() { "$top/tools/export.sh" "$tree" "$overlay"; }
+imp() { "$top/tools/stages/import.sh" "$tree" "$overlay"; }
+exp() { "$top/tools/stages/export.sh" "$tree" "$overlay"; }
 
 expect fresh_import 0 "applied 2 patch" imp
 expect base_tagged 0 "^Import linux-source-6.1" \
@@ -61,7 +61,7 @@ expect cover_letter_subject 0 "^Subject: \[PATCH 0/3\] The subject$" cat "$overl
 expect cover_letter_shortlog 0 "^  bpf: third$" cat "$overlay/0000-cover-letter.patch"
 expect series_lacks_cover 0 "^0$" sh -c "grep -c cover '$overlay/series' || true"
 git -C "$tree" config --unset branch.main.description
-expect cover_text_kept 0 "^Why this series.$" sh -c "'$top/tools/export.sh' '$tree' '$overlay' >/dev/null 2>&1; cat '$overlay/0000-cover-letter.patch'"
+expect cover_text_kept 0 "^Why this series.$" sh -c "'$top/tools/stages/export.sh' '$tree' '$overlay' >/dev/null 2>&1; cat '$overlay/0000-cover-letter.patch'"
 expect series_has_three 0 "^3$" sh -c "grep -c patch '$overlay/series'"
 cat "$overlay"/* > "$tmp/before"
 exp > /dev/null 2>&1
@@ -79,6 +79,6 @@ mkdir -p "$tree" && echo x > "$tree/file"
 expect refuses_foreign_dir 1 "not an imported tree" imp
 
 expect missing_tarball 1 "apt-get install linux-source-6.1" \
-	env KERNEL_TARBALL="$tmp/none.tar.xz" "$top/tools/import.sh" "$tmp/linux-new" "$overlay"
+	env KERNEL_TARBALL="$tmp/none.tar.xz" "$top/tools/stages/import.sh" "$tmp/linux-new" "$overlay"
 
 summary

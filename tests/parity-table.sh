@@ -1,19 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# docs/container.md's parity table is what tools/parity-table.sh makes of the
+# docs/container.md's parity table is what tools/measure/parity-table.sh makes of the
 # results it was made from (tests/fixtures/parity/, written with the table
 # by make parity-table): a table edited by hand, or fixtures changed
 # without the table, fail here. And the generator refuses results without
 # parity records rather than making a table of nothing.
 set -eu
 STAGE=tests/parity-table.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$top/tools/parity-table.sh
+gen=$top/tools/measure/parity-table.sh
 fix=$top/tests/fixtures/parity
 
 # check WHAT STATUS: "ok" if STATUS is 0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of make rebase (tools/rebase.sh) on tiny stand-ins for three
+# Tests of make rebase (tools/series/rebase.sh) on tiny stand-ins for three
 # linux-source-6.1 versions, already "downloaded" under a VERSIONS_DIR of
 # their own, with a fake apt-cache that offers them: a rebase that needs
 # the three-way merge, the way back, a conflict named with its patch,
@@ -62,7 +62,7 @@ sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Two patches/; s/\*\*\* BLURB HERE \*\*\*/Wh
 echo 1.0-1 > "$overlay/base-version"
 
 tree=$tmp/linux
-rb() { "$top/tools/rebase.sh" "$@"; }
+rb() { "$top/tools/series/rebase.sh" "$@"; }
 
 expect needs_version 1 "make rebase VERSION=.*offer: 3.0-1 2.0-1 1.0-1" rb start "$tree" "$overlay" ""
 expect unknown_version 1 "9.9-9 is not in the apt sources" rb start "$tree" "$overlay" 9.9-9
@@ -82,7 +82,7 @@ expect exported_context 0 "^ int d2;$" cat "$overlay"/0001-*.patch
 
 # And back: the same patches as at the start.
 # (relative paths, as make passes them)
-expect rebase_back 0 "now based on linux-source-6.1 1.0-1" sh -c "cd '$tmp' && '$top/tools/rebase.sh' start linux overlay 1.0-1"
+expect rebase_back 0 "now based on linux-source-6.1 1.0-1" sh -c "cd '$tmp' && '$top/tools/series/rebase.sh' start linux overlay 1.0-1"
 g -C "$tmp/mk" format-patch -q --zero-commit --no-signature -o "$tmp/orig" HEAD~2
 expect back_patches_identical 0 "^same$" sh -c "diff '$tmp/orig/0001-bpf-first.patch' '$overlay/0001-bpf-first.patch' &&
 	diff '$tmp/orig/0002-bpf-second.patch' '$overlay/0002-bpf-second.patch' && echo same"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of tools/results.py, the reader of the harness's JSON files, on
+"""Tests of tools/lib/results.py, the reader of the harness's JSON files, on
 small results as verdict --json, step.sh and kunit.py parse --json write
 them (docs/contracts.md). Run by tests/run.sh; python3 -m unittest too."""
 
@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 sys.dont_write_bytecode = True  # no tools/__pycache__ in the checkout
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "lib"))
 import results  # noqa: E402
 
 
@@ -104,7 +104,7 @@ class Steps(unittest.TestCase):
         self.assertIsNone(results.checkpatch_counts("-"))
 
     def test_series_table(self):
-        # series.json as tools/shards.py series-merge writes it
+        # series.json as tools/series/shards.py series-merge writes it
         step = {"result": "fail", "cause": "tests-failed", "summary": "FAIL: x",
                 "counts": {"passed": 1, "failed": 1, "skipped": 0}}
         rows = [{"commit": "a1", "subject": "base", "checkpatch": None, "seconds": 5,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/run.sh --parse (make run): what a console log gives back, the
+# tools/stages/run.sh --parse (make run): what a console log gives back, the
 # command's output between "ci-run-begin" and "ci-run-exit STATUS", and
 # its status; 125 where the command never finished.
 set -eu
@@ -18,7 +18,7 @@ check() {
 	n=$((n + 1))
 	printf '%s\r\n' "$@" > "$tmp/log"
 	status=0
-	"$top/tools/run.sh" --parse "$tmp/log" > "$tmp/out" 2> /dev/null || status=$?
+	"$top/tools/stages/run.sh" --parse "$tmp/log" > "$tmp/out" 2> /dev/null || status=$?
 	if [ "$status" = "$want_status" ] && [ "$(cat "$tmp/out")" = "$want_out" ]; then
 		echo "ok $n - $name"
 	else

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# SHARD=i/N and the merges (tools/shards.py), with nothing built:
+# SHARD=i/N and the merges (tools/series/shards.py), with nothing built:
 #
 # 1. The per-item results of tests/fixtures/shards/ (mutant.json and
 #    commit.json files, as make mutate and make series-check write them),
@@ -11,20 +11,20 @@
 #    merges of the shards give byte for byte the results.tsv, table.txt
 #    and series.json, the output and the exit status of the unsharded
 #    run's.
-# 2. tools/mutate.sh (on mutants/) and tools/series-check.sh (on a
+# 2. tools/series/mutate.sh (on mutants/) and tools/series/series-check.sh (on a
 #    throw-away tree of 7 commits) with LIST_ONLY=1: the items each shard
 #    takes, for several N; together they are the unsharded run's, each
 #    once; series-check's shards are runs of consecutive commits, in
 #    order.
 set -eu
 STAGE=tests/shards.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 fx=$top/tests/fixtures/shards
-shards="python3 $top/tools/shards.py"
+shards="python3 $top/tools/series/shards.py"
 
 # layout STAGE SPLIT SHARD DIR: shard SHARD ("" for unsharded) of the
 # fixtures of STAGE in DIR, as the stage's script leaves it
@@ -160,14 +160,14 @@ shards_of() {
 	files=
 	i=1
 	while [ $i -le "$N" ]; do
-		SHARD=$i/$N LIST_ONLY=1 "$top/tools/$script" "$tree" "$@" > "$pre.$i"
+		SHARD=$i/$N LIST_ONLY=1 "$top/tools/series/$script" "$tree" "$@" > "$pre.$i"
 		files="$files $pre.$i"
 		i=$((i + 1))
 	done
 	echo "$files"
 }
 
-LIST_ONLY=1 "$top/tools/mutate.sh" none > "$tmp/mutate.all"
+LIST_ONLY=1 "$top/tools/series/mutate.sh" none > "$tmp/mutate.all"
 result "mutate: LIST_ONLY=1 lists every mutant of mutants/" "$(
 	[ "$(wc -l < "$tmp/mutate.all")" -eq "$(find "$top/mutants" -name '*.patch' | wc -l)" ] ||
 	echo "$(wc -l < "$tmp/mutate.all") listed")"
@@ -176,7 +176,7 @@ for N in 1 2 4 7; do
 	partition "mutate SHARD=i/$N" round-robin "$tmp/mutate.all" \
 		$(shards_of mutate.sh none $N "$tmp/mutate.$N")
 done
-LIST_ONLY=1 "$top/tools/mutate.sh" none 00 10 > "$tmp/mutate.some"
+LIST_ONLY=1 "$top/tools/series/mutate.sh" none 00 10 > "$tmp/mutate.some"
 # shellcheck disable=SC2046
 partition "mutate MUTANTS='00 10' SHARD=i/4" round-robin "$tmp/mutate.some" \
 	$(shards_of mutate.sh none 4 "$tmp/mutate.some" 00 10)
@@ -192,7 +192,7 @@ while [ $i -le 6 ]; do
 	[ $i -gt 0 ] || git -C "$tree" tag base
 	i=$((i + 1))
 done
-LIST_ONLY=1 "$top/tools/series-check.sh" "$tree" > "$tmp/series.all"
+LIST_ONLY=1 "$top/tools/series/series-check.sh" "$tree" > "$tmp/series.all"
 result "series-check: LIST_ONLY=1 lists base and the 6 commits, in order" "$(
 	[ "$(git -C "$tree" rev-list --reverse --abbrev=12 --abbrev-commit HEAD)" = "$(cat "$tmp/series.all")" ] ||
 	echo "it lists $(tr '\n' ' ' < "$tmp/series.all")")"
@@ -205,7 +205,7 @@ done
 # A SHARD that is not i/N stops the run before anything
 for bad in 0/2 3/2 2 a/b 1/0 /2; do
 	status=0
-	SHARD=$bad LIST_ONLY=1 "$top/tools/mutate.sh" none > /dev/null 2> "$tmp/err" || status=$?
+	SHARD=$bad LIST_ONLY=1 "$top/tools/series/mutate.sh" none > /dev/null 2> "$tmp/err" || status=$?
 	result "SHARD=$bad is refused" "$([ $status -ne 0 ] && grep -q 'give i/N' "$tmp/err" ||
 		echo "status $status: $(cat "$tmp/err")")"
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of tools/shards.py: the split of a run's items among SHARD=i/N,
+"""Tests of tools/series/shards.py: the split of a run's items among SHARD=i/N,
 and the checks a merge makes before it believes the shards are one run.
 tests/shards.sh shows the merges' outputs equal to an unsharded run's on
 the fixtures. Run by tests/run.sh; python3 -m unittest too."""
@@ -15,7 +15,7 @@ import unittest
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no tools/__pycache__ in the checkout
-sys.path.insert(0, os.path.join(here, "..", "tools"))
+sys.path.insert(0, os.path.join(here, "..", "tools", "series"))
 import shards  # noqa: E402
 
 FX = os.path.join(here, "fixtures", "shards")

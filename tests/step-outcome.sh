@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bisect's reading of a try (tools/lib.sh, try_outcome) on real
+# make bisect's reading of a try (tools/lib/lib.sh, try_outcome) on real
 # serial logs of bisect steps, as the console wrote them (lines end in
 # \r\n) and with the \r taken out: the verdict's results file must give
 # the same outcome both ways. The logs, in tests/fixtures/step/:
@@ -14,8 +14,8 @@
 #	here as make builds it)
 set -eu
 STAGE=tests/step-outcome.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 verdict=${1:-$top/build/tools/verdict}
 [ $# -ge 1 ] || make -C "$top" --no-print-directory -s build/tools/verdict
 fixtures=$top/tests/fixtures/step

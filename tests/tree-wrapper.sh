@@ -8,8 +8,8 @@
 # matched nothing exits 0 too, as does a test that skipped.
 set -eu
 STAGE=tests/tree-wrapper.sh
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make upstream-selftests' reader of the guest's console
-# (tools/upstream_results.py) on recorded logs: two boots that differ in a
+# (tools/upstream/upstream_results.py) on recorded logs: two boots that differ in a
 # test_progs test and the kernel log, and one that died mid-run, whose
 # results and the reports made from them must be the .expect files beside
 # them in tests/fixtures/upstream/. And with tests/fixtures/splats/, that
@@ -16,7 +16,7 @@ status=0
 
 # check NAME EXPECTED_STATUS COMMAND...: COMMAND's stdout must be
 # $f/NAME.expect and its exit status EXPECTED_STATUS
-check() { check_tool tools/upstream_results.py "$f" "output differs" "$@" || status=1; }
+check() { check_tool tools/upstream/upstream_results.py "$f" "output differs" "$@" || status=1; }
 
 # the kernel logs are read by the verdict's own reader of ci/splats
 make -s --no-print-directory build/tools/verdict
@@ -46,7 +46,7 @@ fi
 for only in grant_attacker:pass stress:fail; do
 	{ echo ust-dmesg-begin; grep -a "${only%:*} invoked" "$sp/oom.log"; echo ust-dmesg-end; } \
 		> "$tmp/dmesg.log"
-	python3 tools/upstream_results.py parse "$tmp/dmesg.log" "$f/test_verifier.names" \
+	python3 tools/upstream/upstream_results.py parse "$tmp/dmesg.log" "$f/test_verifier.names" \
 		"$sp/reordered" > "$tmp/dmesg.results" || true
 	if grep -qx "kernel-log	${only#*:}" "$tmp/dmesg.results"; then
 		echo "ok upstream_results: ${only%:*}'s OOM report: kernel-log ${only#*:}"
@@ -69,7 +69,7 @@ printf 'test_progs/beta\tpass\tfail\n' > "$tmp/beta.compare"
 for v in flaky-tip:1 flaky-tip-unconfirmed:0; do
 	printf 'beta\t4\t0\t0\t3\t1\t0\t%s\t0.5000\n' "${v%:*}" > "$tmp/beta.rerun"
 	got=0
-	python3 tools/upstream_results.py report "$tmp/beta.compare" "$tmp/beta.rerun" \
+	python3 tools/upstream/upstream_results.py report "$tmp/beta.compare" "$tmp/beta.rerun" \
 		> "$tmp/beta.report" || got=$?
 	if [ "$got" = "${v#*:}" ] &&
 		grep -qx "flaky: test_progs/beta (${v%:*}, base 4 pass 0 fail 0 skip, tip 3 pass 1 fail 0 skip, p=0.5000)" \
@@ -95,8 +95,8 @@ check markdown 0 markdown "$tmp/run"
 # A document's block: written from a run, it checks; edited, it does not
 printf 'text\n<!-- upstream-selftests begin -->\nold\n<!-- upstream-selftests end -->\nmore\n' \
 	> "$tmp/doc.md"
-if python3 tools/upstream_results.py doc update "$tmp/run" "$tmp/kept" "$tmp/doc.md" &&
-	python3 tools/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" &&
+if python3 tools/upstream/upstream_results.py doc update "$tmp/run" "$tmp/kept" "$tmp/doc.md" &&
+	python3 tools/upstream/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" &&
 	grep -q '^test_progs passes 33.3% of its tests on base.$' "$tmp/doc.md" &&
 	sed -n '$p' "$tmp/doc.md" | grep -q '^more$'; then
 	echo "ok doc update and check"
@@ -105,14 +105,14 @@ else
 	status=1
 fi
 sed -i 's/33\.3%/90.0%/' "$tmp/doc.md"
-if python3 tools/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" 2> /dev/null; then
+if python3 tools/upstream/upstream_results.py doc check "$tmp/kept" "$tmp/doc.md" 2> /dev/null; then
 	echo "not ok doc check: an edited figure passed"
 	status=1
 else
 	echo "ok doc check: an edited figure fails"
 fi
 # docs/measurements.md's block is that of the run tests/fixtures/upstream-run keeps
-if python3 tools/upstream_results.py doc check tests/fixtures/upstream-run docs/measurements.md; then
+if python3 tools/upstream/upstream_results.py doc check tests/fixtures/upstream-run docs/measurements.md; then
 	echo "ok docs/measurements.md's upstream-selftests block"
 else
 	echo "not ok docs/measurements.md's upstream-selftests block"

@@ -12,8 +12,8 @@
 # output instead: review the diff before committing it.
 set -eu
 
-# shellcheck source=tools/lib.sh
-. "$(dirname "$0")/../tools/lib.sh"
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../tools/lib/lib.sh"
 bin=${1:-$top/build/tools/verdict}
 fixtures=$top/ci/fixtures
 splats=$top/ci/splats
@@ -167,7 +167,7 @@ done
 report "ktap+junit output: indent_tabs_fail" "$(check_outputs indent_tabs_fail 1)"
 
 # results.json's typed cause and report (docs/contracts.md), which make
-# verdict's decode trigger and tools/results.py read instead of the reason
+# verdict's decode trigger and tools/lib/results.py read instead of the reason
 # check_cause LOG CAUSE REPORT [NO_SUCH_SUBTEST]
 check_cause() {
 	"$bin" --splats "$splats" --json "$tmp/c.json" "$1" >/dev/null 2>&1 || true

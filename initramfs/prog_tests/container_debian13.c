@@ -3,7 +3,7 @@
  * A Debian 13 container on this Debian 12 kernel: its own iproute2 6.15
  * and bpftool 7.5, with their libbpf 1.5 (token-aware) and C library,
  * unmodified, load BPF objects through a BPF token, with no capability on
- * the host. tools/debian13-root.sh fetched the packages (make deps); the
+ * the host. tools/stages/debian13-root.sh fetched the packages (make deps); the
  * initramfs carries their tree at /debian13, and /debian13.json says which
  * packages, or why there are none: then each subtest is skipped, saying
  * "not run: packages unavailable" and why.

@@ -65,7 +65,7 @@
  * or the container could not be made here) or "" (the subtest was not
  * selected). verdict keeps them in
  * results.json (tests[container_tools].subtests[parity].diagnostics);
- * tools/parity-table.sh makes docs/container.md's parity table of a tip run's and
+ * tools/measure/parity-table.sh makes docs/container.md's parity table of a tip run's and
  * a stock run's.
  */
 #include <test_progs.h>
@@ -84,7 +84,7 @@
 #define TC		"/usr/sbin/tc"
 #define XDP_LOADER	"/usr/sbin/xdp-loader"
 #define BPFTOOL		"/bin/bpftool"
-/* Debian 13's tree (tools/debian13-root.sh), a container's root */
+/* Debian 13's tree (tools/stages/debian13-root.sh), a container's root */
 #define DEBIAN13	"/debian13"
 #define DEBIAN13_JSON	"/debian13.json"
 #define BPFTOOL_D13	"/usr/sbin/bpftool"
@@ -1394,7 +1394,7 @@ void test_container_tools(void)
 		run_column(&token13_ct);
 	if (test__start_subtest("token_d12") && need_up())
 		run_column(&token12_ct);
-	/* what each step did, where: for tools/parity-table.sh */
+	/* what each step did, where: for tools/measure/parity-table.sh */
 	if (test__start_subtest("parity"))
 		print_parity();
 	/* everything back as it was, whatever failed */

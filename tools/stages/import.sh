@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# import: unpack Debian's linux-source-6.1 into a scratch git tree, tag the
+# import 'base', and apply kernel-overlay/ on top with git am, one commit per
+# patch. Work in the scratch tree is never thrown away: a dirty tree, or
+# commits that are not in the overlay, make it refuse.
+#
+# The version is the installed package's (/usr/src), or another one's,
+# fetched under build/versions/ by tools/stages/linux-source.sh, when
+# LINUX_SOURCE_VERSION names it (make import VERSION=...). A tree imported
+# from one version and asked for another is imported again in place: its
+# git repository, and so the files of the base and series it had, stay,
+# for a three-way merge of the series onto the new base (make rebase).
+# IMPORT_BASE_ONLY=1 stops after the base: main is left at 'base'.
+#
+# usage: import.sh TREE OVERLAY_DIR
+set -eu
+STAGE=import
+# shellcheck source=tools/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+tree=$1
+overlay=$(realpath "$2")
+package=linux-source-6.1
+want=${LINUX_SOURCE_VERSION:-}
+base_only=${IMPORT_BASE_ONLY:-}
+
+[ -f "$overlay/series" ] ||
+	die "$overlay/series is missing; it lists the overlay's patches in apply order (it may be empty)"
+
+if [ -n "$want" ]; then
+	version=$want
+else
+	version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || echo unknown)
+	pinned=$(cat "$overlay/base-version" 2> /dev/null || true)
+	[ -z "$pinned" ] || [ "$pinned" = "$version" ] ||
+		note "the installed $package is $version, but the series is based on $pinned ($overlay/base-version): install that (make deps), or import it without installing: make import VERSION=$pinned"
+fi
+
+# The tarball to unpack, found only when one must be unpacked: a tree
+# already at the version needs none.
+find_tarball() {
+	if [ -n "${KERNEL_TARBALL:-}" ]; then
+		tarball=$KERNEL_TARBALL
+	elif [ -n "$want" ]; then
+		tarball=$("$(dirname "$0")/linux-source.sh" "$want") ||
+			die "no tarball of $package $want (see above)"
+	else
+		tarball=/usr/src/$package.tar.xz
+	fi
+	[ -f "$tarball" ] ||
+		die "$tarball is missing; install it with: apt-get install $package (or run make deps)"
+}
+
+# Patch ids of an mbox on stdin, in its order.
+patch_ids() {
+	git patch-id --stable | cut -d' ' -f1
+}
+
+# Unpack the tarball as a new root commit, tagged 'base', with main on it.
+# A tree imported before keeps its repository (its worktrees too); the
+# caller checked that it had nothing that is not in the overlay.
+import_base() {
+	find_tarball
+	note "unpacking $tarball ($package $version) into $tree"
+	if [ -d "$tree/.git" ]; then
+		git -C "$tree" checkout -q --detach
+		find "$tree" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+		git -C "$tree" read-tree --empty
+	else
+		rm -rf "$tree"
+		mkdir -p "$tree"
+		git -C "$tree" init -q -b main
+	fi
+	tar -xJf "$tarball" -C "$tree" --strip-components=1
+	# Debian's top-level .gitignore ignores every path ("/*") because its
+	# packaging repository holds only debian/. Drop those lines, or every
+	# new file of the series would be ignored by git.
+	[ ! -f "$tree/.gitignore" ] ||
+		sed -i '\|^/\*$|d; \|^!/debian/$|d' "$tree/.gitignore"
+	git -C "$tree" add -A -f
+	commit=$(harness_git -C "$tree" commit-tree "$(git -C "$tree" write-tree)" \
+		-m "Import $package $version" \
+		-m "Unpacked from $tarball by tools/stages/import.sh, with the
+Debian packaging lines \"/*\" and \"!/debian/\" taken out of .gitignore
+so that git sees new files.")
+	git -C "$tree" tag -f -a -m "$package $version" base "$commit" > /dev/null
+	git -C "$tree" checkout -q -B main base
+}
+
+base_version() {
+	git -C "$tree" tag -l --format='%(contents:subject)' base
+}
+
+# Is the scratch tree safe to rewind to 'base'? Only when it is clean and
+# every commit after 'base' is also a patch of the overlay.
+check_no_lost_work() {
+	if [ -n "$(git -C "$tree" status --porcelain)" ]; then
+		die "$tree has uncommitted changes; commit them and run 'make export', or stash them, then run make import again (make test builds and boots the tree as it is)"
+	fi
+	if [ -d "$tree/.git/rebase-apply" ]; then
+		die "$tree has a git am in progress; finish it (git am --continue) or abort it (git am --abort)"
+	fi
+	local_only=$(git -C "$tree" format-patch --stdout base..HEAD | patch_ids |
+		sort | comm -23 - "$tmp/overlay.sorted")
+	if [ -n "$local_only" ]; then
+		die "$tree has commits after 'base' that kernel-overlay/ lacks; run 'make export' to keep them, or reset them away yourself (git -C $tree reset --hard base)"
+	fi
+}
+
+apply_overlay() {
+	git -C "$tree" checkout -q -B main base
+	overlay_patches "$overlay" > "$tmp/list"
+	n=0
+	while read -r p; do
+		n=$((n + 1))
+		if ! git -C "$tree" am -q --keep-cr "$p" > "$tmp/am.log" 2>&1; then
+			file=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): does not exist in index/\1/p' \
+				"$tmp/am.log" | head -n 1)
+			cat "$tmp/am.log" >&2
+			git -C "$tree" am --abort 2> /dev/null || true
+			die "patch ${p##*/} does not apply${file:+ to $file}; $tree is left at the patch before it: fix the patch there (git am, edit, git am --continue), then run make export"
+		fi
+	done < "$tmp/list"
+	note "applied $n patch(es) from $overlay/series on top of base"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+overlay_patches "$overlay" > "$tmp/list"
+xargs -r cat < "$tmp/list" | patch_ids > "$tmp/overlay.ids"
+sort "$tmp/overlay.ids" > "$tmp/overlay.sorted"
+
+if git -C "$tree" rev-parse -q --verify base > /dev/null 2>&1; then
+	check_no_lost_work
+	if [ "$(base_version)" != "$package $version" ]; then
+		how=installed
+		[ -z "$want" ] || how="asked for"
+		note "base is '$(base_version)' but $package $version is $how: importing again"
+		import_base
+	fi
+	if [ -n "$base_only" ]; then
+		git -C "$tree" checkout -q -B main base
+		exit 0
+	fi
+	if [ "$(git -C "$tree" format-patch --stdout base..HEAD | patch_ids)" = \
+	     "$(cat "$tmp/overlay.ids")" ]; then
+		note "$tree is up to date with $overlay"
+		exit 0
+	fi
+else
+	[ ! -e "$tree" ] || [ -z "$(ls -A "$tree")" ] ||
+		die "$tree exists but is not an imported tree (no 'base' tag); move it away or remove it"
+	import_base
+	[ -z "$base_only" ] || exit 0
+fi
+apply_overlay
