@@ -41,36 +41,34 @@ void test__fail(void);
 		printf(format);						\
 	})
 
+/* What every assertion does with its verdict @ok: report a failure with
+ * @format and its arguments, and give @ok back, for the caller's if
+ */
+#define ___ASSERT_REPORT(ok, format...) ({				\
+	bool ___ok = (ok);						\
+	if (!___ok)							\
+		PRINT_FAIL(format);					\
+	___ok;								\
+})
+
+/* In ({ }), as upstream's: as a statement, it leaves no value unused */
 #define CHECK_FAIL(condition) ({					\
-	bool ___ok = !(condition);					\
-	if (!___ok)							\
-		PRINT_FAIL("CHECK_FAIL: %s\n", #condition);		\
-	!___ok;								\
+	!___ASSERT_REPORT(!(condition), "CHECK_FAIL: %s\n", #condition);	\
 })
 
-#define ASSERT_TRUE(actual, name) ({					\
-	bool ___ok = (actual);						\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected false\n", (name));		\
-	___ok;								\
-})
+#define ASSERT_TRUE(actual, name)					\
+	___ASSERT_REPORT((actual), "%s: unexpected false\n", (name))
 
-#define ASSERT_FALSE(actual, name) ({					\
-	bool ___ok = !(actual);						\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected true\n", (name));		\
-	___ok;								\
-})
+#define ASSERT_FALSE(actual, name)					\
+	___ASSERT_REPORT(!(actual), "%s: unexpected true\n", (name))
 
 /* @nop, the negation of @op, reads the failure: "actual 1 != expected 0" */
 #define ASSERT_CMP(actual, expected, op, nop, name) ({			\
 	long long ___act = (long long)(actual);				\
 	long long ___exp = (long long)(expected);			\
-	bool ___ok = ___act op ___exp;					\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected %s: actual %lld %s expected %lld\n", \
-			   (name), #actual, ___act, #nop, ___exp);	\
-	___ok;								\
+	___ASSERT_REPORT(___act op ___exp,				\
+			 "%s: unexpected %s: actual %lld %s expected %lld\n", \
+			 (name), #actual, ___act, #nop, ___exp);	\
 })
 
 #define ASSERT_EQ(actual, expected, name) ASSERT_CMP(actual, expected, ==, !=, name)
@@ -83,55 +81,42 @@ void test__fail(void);
 #define ASSERT_STREQ(actual, expected, name) ({				\
 	const char *___act = (actual);					\
 	const char *___exp = (expected);				\
-	bool ___ok = strcmp(___act, ___exp) == 0;			\
-	if (!___ok)							\
-		PRINT_FAIL("%s: actual '%s' != expected '%s'\n",		\
-			   (name), ___act, ___exp);			\
-	___ok;								\
+	___ASSERT_REPORT(strcmp(___act, ___exp) == 0,			\
+			 "%s: actual '%s' != expected '%s'\n",		\
+			 (name), ___act, ___exp);			\
 })
 
 #define ASSERT_OK(res, name) ({						\
 	long long ___res = (long long)(res);				\
-	bool ___ok = ___res == 0;					\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected error: %lld (errno %d)\n",	\
-			   (name), ___res, errno);			\
-	___ok;								\
+	___ASSERT_REPORT(___res == 0,					\
+			 "%s: unexpected error: %lld (errno %d)\n",	\
+			 (name), ___res, errno);			\
 })
 
 #define ASSERT_ERR(res, name) ({					\
 	long long ___res = (long long)(res);				\
-	bool ___ok = ___res < 0;					\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected success: %lld\n", (name), ___res); \
-	___ok;								\
+	___ASSERT_REPORT(___res < 0, "%s: unexpected success: %lld\n",	\
+			 (name), ___res);				\
 })
 
 #define ASSERT_NULL(ptr, name) ({					\
 	const void *___p = (ptr);					\
-	bool ___ok = !___p;						\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected pointer: %p\n", (name), ___p);	\
-	___ok;								\
+	___ASSERT_REPORT(!___p, "%s: unexpected pointer: %p\n", (name), ___p); \
 })
 
 #define ASSERT_OK_PTR(ptr, name) ({					\
 	const void *___p = (ptr);					\
 	int ___err = libbpf_get_error(___p);				\
-	bool ___ok = ___err == 0 && ___p;				\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected error: %d (errno %d)\n",	\
-			   (name), ___err, errno);			\
-	___ok;								\
+	___ASSERT_REPORT(___err == 0 && ___p,				\
+			 "%s: unexpected error: %d (errno %d)\n",	\
+			 (name), ___err, errno);			\
 })
 
 #define ASSERT_ERR_PTR(ptr, name) ({					\
 	const void *___p = (ptr);					\
 	int ___err = libbpf_get_error(___p);				\
-	bool ___ok = ___err != 0 || !___p;				\
-	if (!___ok)							\
-		PRINT_FAIL("%s: unexpected pointer: %p\n", (name), ___p);	\
-	___ok;								\
+	___ASSERT_REPORT(___err != 0 || !___p,				\
+			 "%s: unexpected pointer: %p\n", (name), ___p);	\
 })
 
 #endif /* __TEST_PROGS_H */
