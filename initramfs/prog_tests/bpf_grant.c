@@ -722,12 +722,9 @@ static bool try_escape(const char *from, const char *to, struct escape *e)
 	int fds[2];
 	pid_t pid;
 
-	if (pipe(fds))
+	if (!fork_piped(fds, &pid))
 		return false;
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
-		close(fds[0]);
 		snprintf(procs, sizeof(procs), "%s/cgroup.procs", from);
 		if (write_file(procs, "0") || !become_nobody())
 			_exit(1);
@@ -741,7 +738,6 @@ static bool try_escape(const char *from, const char *to, struct escape *e)
 		e->kprobe_after = do_step(&kprobe);
 		_exit(write(fds[1], e, sizeof(*e)) != sizeof(*e));
 	}
-	close(fds[1]);
 	if (pid > 0) {
 		n = read(fds[0], e, sizeof(*e));
 		waitpid(pid, NULL, 0);
@@ -929,12 +925,9 @@ static pid_t hold_locks(struct holder *h)
 	int fds[2];
 	pid_t pid;
 
-	if (pipe(fds))
+	if (!fork_piped(fds, &pid))
 		return -1;
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
-		close(fds[0]);
 		if (!become_nobody())
 			_exit(1);
 		h->bpffs = lock_shared(BPFFS);
@@ -945,7 +938,6 @@ static pid_t hold_locks(struct holder *h)
 		pause();
 		_exit(0);
 	}
-	close(fds[1]);
 	if (pid > 0)
 		n = read(fds[0], h, sizeof(*h));
 	close(fds[0]);

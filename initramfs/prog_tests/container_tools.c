@@ -286,12 +286,9 @@ static int run_in(const struct container *c, const char *const *argv, int (*fn)(
 	ssize_t n, len = 0;
 	pid_t pid, child;
 
-	if (pipe(fds))
+	if (!fork_piped(fds, &pid))
 		return -1000;
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
-		close(fds[0]);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		err = c ? ct_enter(c) : 0;
@@ -314,7 +311,6 @@ static int run_in(const struct container *c, const char *const *argv, int (*fn)(
 			_exit(255);
 		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	}
-	close(fds[1]);
 	while (pid > 0 && (n = read(fds[0], ct_out + len, sizeof(ct_out) - 1 - len)) > 0)
 		len += n;
 	ct_out[len] = 0;

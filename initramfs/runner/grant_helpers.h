@@ -111,6 +111,21 @@ static char out[8192];
 
 enum as { AS_ROOT, AS_NOBODY, AS_USERNS_ROOT };
 
+/* pipe() and fork(): the child keeps @fds[1], to write to the parent,
+ * which keeps @fds[0] (even if the fork failed: it reads nothing then).
+ * stdout is flushed first, so that the child does not print it again.
+ * false if the pipe failed, the child's pid (or -1) in @pid otherwise.
+ */
+static inline bool fork_piped(int fds[2], pid_t *pid)
+{
+	if (pipe(fds))
+		return false;
+	fflush(stdout);
+	*pid = fork();
+	close(fds[*pid == 0 ? 0 : 1]);
+	return true;
+}
+
 /* Run @path with @args (NULL-terminated), as root, as nobody, or as root
  * of a user namespace of its own: its exit status, or -1 if it did not
  * exit; what it printed in out[]
@@ -124,14 +139,11 @@ static inline int run_program(const char *path, enum as as, const char *const *a
 
 	for (i = 0; args[i] && i < ARRAY_SIZE(argv) - 2; i++)
 		argv[i + 1] = args[i];
-	if (pipe(fds))
+	if (!fork_piped(fds, &pid))
 		return -1;
-	fflush(stdout);
-	pid = fork();
 	if (pid == 0) {
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
-		close(fds[0]);
 		/* root of a user namespace: uid 0 there, mapped to root's */
 		if ((as == AS_NOBODY && !become_nobody()) ||
 		    (as == AS_USERNS_ROOT && (unshare(CLONE_NEWUSER) ||
@@ -142,7 +154,6 @@ static inline int run_program(const char *path, enum as as, const char *const *a
 		execv(path, (char **)argv);
 		_exit(126);
 	}
-	close(fds[1]);
 	while (pid > 0 && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
 		len += n;
 	out[len] = 0;
