@@ -996,6 +996,15 @@ static void test_tc(struct container *c)
 #define DISPATCHER	"/usr/lib/x86_64-linux-gnu/bpf/xdp-dispatcher.o"
 #define NO_DISPATCHER	"libxdp: Falling back to loading single prog without dispatcher"
 
+/* xdp-loader status or unload, granted or with a token, exited @status:
+ * it fails, as it cannot get the attached program's fd from its id
+ */
+static void xl_no_fd(int status, const char *fails, const char *no_fd)
+{
+	ASSERT_NEQ(status, 0, fails);
+	ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"), no_fd);
+}
+
 static void test_xdp_loader(struct container *c, bool ext_rule)
 {
 	static const char *const load[] = {
@@ -1055,21 +1064,16 @@ static void test_xdp_loader(struct container *c, bool ext_rule)
 	status = tool_run(c, ARGS(XDP_LOADER, "status", "eth0"));
 	cell_status(c, S_XL_STATUS, status);
 	if (mode == M_GRANTED || mode == M_TOKEN) {
-		ASSERT_NEQ(status, 0, "xdp-loader status fails");
-		ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
-			    "status: no fd from the program's id");
+		xl_no_fd(status, "xdp-loader status fails", "status: no fd from the program's id");
 	} else {
 		ASSERT_OK(status, "xdp-loader status");
 		ASSERT_TRUE(ct_printed("xdp_count"), "status: the program listed");
 	}
 	status = tool_run(c, ARGS(XDP_LOADER, "unload", "eth0", "--all"));
-	if (mode == M_GRANTED || mode == M_TOKEN) {
-		ASSERT_NEQ(status, 0, "xdp-loader unload fails");
-		ASSERT_TRUE(ct_printed("couldn't get program fd: Operation not permitted"),
-			    "unload: no fd from the program's id");
-	} else {
+	if (mode == M_GRANTED || mode == M_TOKEN)
+		xl_no_fd(status, "xdp-loader unload fails", "unload: no fd from the program's id");
+	else
 		ASSERT_OK(status, "xdp-loader unload");
-	}
 	if (!status) {
 		ct_run(c, ARGS(IP, "link", "show", "dev", "eth0"));
 		if (ct_printed("xdp"))
