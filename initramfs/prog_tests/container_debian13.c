@@ -178,16 +178,28 @@ static int ip_attach(void)
 		   "sec", "xdp");
 }
 
+/* ip attaches xdp_count.o to lo, with the token path set or not
+ * (token_path()), and shows it there: 0, or the step that failed (1, 2)
+ */
+static int ip_attach_shown(bool token)
+{
+	token_path(token);
+	if (ip_attach())
+		return 1;
+	if (run(IP, "link", "show", "dev", "lo") || !printed("prog/xdp id"))
+		return 2;
+	return 0;
+}
+
 /* ip attaches xdp_count.o to lo, and shows it there; again, detached,
  * with libbpf's default path
  */
 static int ip_xdp(void)
 {
-	token_path(true);
-	if (ip_attach())
-		return 1;
-	if (run(IP, "link", "show", "dev", "lo") || !printed("prog/xdp id"))
-		return 2;
+	int step = ip_attach_shown(true);
+
+	if (step)
+		return step;
 	if (run(IP, "link", "set", "dev", "lo", "xdpgeneric", "off"))
 		return 3;
 	token_path(false);
@@ -228,12 +240,7 @@ static int ip_xdp_refused(void)
 /* Under a grant, no token: ip attaches, with libbpf's default path */
 static int ip_xdp_granted(void)
 {
-	token_path(false);
-	if (ip_attach())
-		return 1;
-	if (run(IP, "link", "show", "dev", "lo") || !printed("prog/xdp id"))
-		return 2;
-	return 0;
+	return ip_attach_shown(false);
 }
 
 /* The container in CG, granted by bpf-grant's default rule, on a BPF FS
