@@ -220,6 +220,18 @@ static bool granted_cg(bool hooks, const char *maps, const char *progs)
 			 hooks ? GRANT_EXIT_OK : GRANT_EXIT_NO_HOOKS, "bpf-grant add");
 }
 
+/* granted_cg(), its memory bound then lowered to @max bytes, under which
+ * the memcg subtests' attacker must be stopped
+ */
+static bool granted_cg_under(bool hooks, const char *maps, const char *progs, int max)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%d", max);
+	return granted_cg(hooks, maps, progs) &&
+	       ASSERT_OK(write_file(CG "/memory.max", text), "memory.max");
+}
+
 static void ungrant_cg(bool hooks)
 {
 	if (hooks)
@@ -1173,7 +1185,6 @@ static void memcg_bound(bool with_btf, bool hooks)
 {
 	struct btf *btf = NULL;
 	struct fill f = {};
-	char max[32];
 	int ret;
 
 	if (with_btf) {
@@ -1182,10 +1193,7 @@ static void memcg_bound(bool with_btf, bool hooks)
 			goto out_btf;
 		printf("BTF blob: %u bytes\n", btf_blob_size);
 	}
-	if (!granted_cg(hooks, "array", "socket_filter"))
-		goto out;
-	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
-	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+	if (!granted_cg_under(hooks, "array", "socket_filter", MEMCG_MAX))
 		goto out;
 	ret = pinning_in_cg(fill, &(struct pinner){ pin_one, &with_btf },
 			    &f, sizeof(f));
@@ -1307,14 +1315,10 @@ static void perf_event_array_charged(bool hooks)
 {
 	long long event_size = kernel_struct_size("perf_event"), before, held;
 	struct pea_fill f = {};
-	char max[32];
 	int ret;
 
 	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
-	    !granted_cg(hooks, "perf_event_array", "socket_filter"))
-		goto out;
-	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
-	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+	    !granted_cg_under(hooks, "perf_event_array", "socket_filter", MEMCG_MAX))
 		goto out;
 	before = cg_memory_current();
 	ret = pinning_in_cg(pea_fill, NULL, &f, sizeof(f));
@@ -1644,15 +1648,12 @@ static void memcg_one_shape(const struct type_fill *t, bool hooks)
 	const struct map_shape *s = t->shape;
 	long long before, charged, lost;
 	struct fill f = {};
-	char max[32], types[64];
+	char types[64];
 	int ret;
 
 	/* an inner map is an array, which the rule grants too */
 	snprintf(types, sizeof(types), "%s%s", s->name, s->inner ? ",array" : "");
-	if (!granted_cg(hooks, types, "socket_filter"))
-		goto out;
-	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
-	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+	if (!granted_cg_under(hooks, types, "socket_filter", MEMCG_MAX))
 		goto out;
 	before = mem_available();
 	ret = pinning_in_cg(fill, &(struct pinner){ pin_shaped, t }, &f, sizeof(f));
@@ -1755,12 +1756,9 @@ static void huge_linfo(const void *arg, void *out)
  */
 static void verifier_memcg_bound(bool hooks)
 {
-	char max[32];
 	int err = 0, ret;
 
-	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
-	if (granted_cg(hooks, "array", "socket_filter") &&
-	    ASSERT_OK(write_file(CG "/memory.max", max), "memory.max")) {
+	if (granted_cg_under(hooks, "array", "socket_filter", MEMCG_MAX)) {
 		ret = in_cg_as_nobody(huge_linfo, NULL, &err, sizeof(err));
 		printf("%s: load %s, errno %d\n", __func__,
 		       ret == 1 ? "OOM-killed" : ret ? "failed" : "returned", -err);
@@ -1943,9 +1941,7 @@ static void jit_memcg_bound(bool hooks)
 	if (!ASSERT_OK(write_file(JIT_LIMIT_FILE, max), "lower bpf_jit_limit"))
 		goto out_unmap;
 
-	snprintf(max, sizeof(max), "%d", MEMCG_MAX);
-	if (!granted_cg(hooks, "array", "socket_filter") ||
-	    !ASSERT_OK(write_file(CG "/memory.max", max), "memory.max") ||
+	if (!granted_cg_under(hooks, "array", "socket_filter", MEMCG_MAX) ||
 	    !ASSERT_OK(mkdir(CG_B, 0755) && errno != EEXIST ? -errno : 0, "mkdir " CG_B) ||
 	    !ASSERT_OK(write_file(CG_B "/memory.max", GRANT_MEMORY_MAX), CG_B "/memory.max") ||
 	    !ASSERT_EQ(tool("add", CG_B, "--map-types", "array", "--prog-types",
@@ -2120,7 +2116,7 @@ static bool whole_settled(long long unused)
 static void memcg_whole_attack(bool hooks)
 {
 	struct type_fill types[ARRAY_SIZE(shapes)];
-	char names[1024] = "", max[32];
+	char names[1024] = "";
 	long long lost, charged;
 	struct whole w = {};
 	struct btf *vmlinux, *btf = NULL;
@@ -2142,10 +2138,7 @@ static void memcg_whole_attack(bool hooks)
 	btf = btf_of_ints();
 	if (!ASSERT_OK_PTR(btf_blob, "a BTF of int types"))
 		goto out_btf;
-	if (!granted_cg(hooks, names, "socket_filter"))
-		goto out;
-	snprintf(max, sizeof(max), "%d", WHOLE_MAX);
-	if (!ASSERT_OK(write_file(CG "/memory.max", max), "memory.max"))
+	if (!granted_cg_under(hooks, names, "socket_filter", WHOLE_MAX))
 		goto out;
 	whole_before = mem_available();
 	ret = pinning_in_cg(whole_attack, types, &w, sizeof(w));
