@@ -1155,6 +1155,17 @@ static bool freed(long long unused)
 	return left >= 0 && left < (1 << 20);
 }
 
+/* Root removes what the attacker pinned, and CG's rule: with the grant,
+ * nothing the pins held may stay charged
+ */
+static void unpin_ungrant(bool hooks)
+{
+	empty_pin_dir();
+	if (hooks)
+		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
+	ungrant_cg(hooks);
+}
+
 /* Whether the root cgroup gave its children the memory controller */
 static bool memory_controller_on(void)
 {
@@ -1211,10 +1222,7 @@ static void memcg_bound(bool with_btf, bool hooks)
 	ASSERT_TRUE(f.err == -ENOMEM || f.oom_killed, "stopped by memory.max");
 	ASSERT_LT(f.pinned, MEMCG_ROUNDS / 2, "stopped well before the end");
 out:
-	empty_pin_dir();
-	if (hooks)
-		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
-	ungrant_cg(hooks);
+	unpin_ungrant(hooks);
 out_btf:
 	btf__free(btf);
 }
@@ -1340,10 +1348,7 @@ static void perf_event_array_charged(bool hooks)
 	ASSERT_LE(held, MEMCG_MAX, "the events the map holds, within memory.max");
 	ASSERT_GE(cg_memory_current() - before, held, "and charged to its cgroup");
 out:
-	empty_pin_dir();
-	if (hooks)
-		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
-	ungrant_cg(hooks);
+	unpin_ungrant(hooks);
 }
 
 #define CPUMAP_NPROC	4
@@ -2172,10 +2177,7 @@ static void memcg_whole_attack(bool hooks)
 	ASSERT_LT(lost - charged, WHOLE_SLACK, "unaccounted after the attacker");
 	ASSERT_LT(lost, WHOLE_MAX + WHOLE_SLACK, "lost: memory.max and the slack");
 out:
-	empty_pin_dir();
-	if (hooks)
-		ASSERT_TRUE(eventually(freed, 0), "charged after the pins are gone");
-	ungrant_cg(hooks);
+	unpin_ungrant(hooks);
 out_btf:
 	btf__free(btf);
 	btf__free(vmlinux);
