@@ -310,21 +310,39 @@ static int pinning_in_cg(void (*fn)(const void *arg, void *out),
 	return attacker_in_cg(true, fn, arg, out, size);
 }
 
+/* What as_nobody() and as_nobody_flags() run: @fn(), or @flags_fn(@flags) */
+struct nobody_call {
+	int (*fn)(void);
+	int (*flags_fn)(__u32 flags);
+	__u32 flags;
+};
+
 static void call_errno_fn(const void *arg, void *out)
 {
-	int (*const *fn)(void) = arg;
+	const struct nobody_call *c = arg;
 
-	*(int *)out = (*fn)();
+	*(int *)out = c->fn ? c->fn() : c->flags_fn(c->flags);
 }
 
-/* Run @fn as nobody in CG: its return value (0 or -errno), or -ECHILD if
+/* Run @c as nobody in CG: its return value (0 or -errno), or -ECHILD if
  * the child did not get that far
  */
-static int as_nobody(int (*fn)(void))
+static int run_as_nobody(const struct nobody_call *c)
 {
 	int err;
 
-	return in_cg_as_nobody(call_errno_fn, &fn, &err, sizeof(err)) ? -ECHILD : err;
+	return in_cg_as_nobody(call_errno_fn, c, &err, sizeof(err)) ? -ECHILD : err;
+}
+
+static int as_nobody(int (*fn)(void))
+{
+	return run_as_nobody(&(struct nobody_call){ .fn = fn });
+}
+
+/* @fn(@flags), for a load or a map create whose flags are the attack */
+static int as_nobody_flags(int (*fn)(__u32 flags), __u32 flags)
+{
+	return run_as_nobody(&(struct nobody_call){ .flags_fn = fn, .flags = flags });
 }
 
 /* Set lo of this network namespace up or down; its old state in @was_up */
@@ -478,27 +496,17 @@ static int hash_map(__u32 flags)
 	return 0;
 }
 
-static int hash_map_plain(void)
-{
-	return hash_map(0);
-}
-
-static int hash_map_zero_seed(void)
-{
-	return hash_map(BPF_F_ZERO_SEED);
-}
-
 static void zero_seed(bool hooks)
 {
 	if (granted_cg(hooks, "hash", "socket_filter")) {
 		if (hooks) {
-			ASSERT_OK(as_nobody(hash_map_plain), "granted hash map");
-			ASSERT_EQ(as_nobody(hash_map_zero_seed), -EPERM,
+			ASSERT_OK(as_nobody_flags(hash_map, 0), "granted hash map");
+			ASSERT_EQ(as_nobody_flags(hash_map, BPF_F_ZERO_SEED), -EPERM,
 				  "granted hash map with BPF_F_ZERO_SEED");
 		} else {
-			ASSERT_EQ(as_nobody(hash_map_plain), -EPERM, "stock refuses");
+			ASSERT_EQ(as_nobody_flags(hash_map, 0), -EPERM, "stock refuses");
 		}
-		ASSERT_OK(hash_map_zero_seed(), "root's hash map with BPF_F_ZERO_SEED");
+		ASSERT_OK(hash_map(BPF_F_ZERO_SEED), "root's hash map with BPF_F_ZERO_SEED");
 	}
 	ungrant_cg(hooks);
 }
@@ -630,17 +638,6 @@ static int load_tc_ret0(__u32 flags)
 	return try_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), flags);
 }
 
-static int load_tc(void)
-{
-	return load_tc_ret0(0);
-}
-
-/* the verifier's test mode: a state kept at every instruction */
-static int load_state_freq(void)
-{
-	return load_tc_ret0(BPF_F_TEST_STATE_FREQ);
-}
-
 /* Under the default rule, the CPU attacks stop at the load: the helpers
  * that run callbacks are unknown to the verifier, the long program and
  * the test mode are refused. Stock refuses tc at the program type.
@@ -648,12 +645,14 @@ static int load_state_freq(void)
 static void cpu_time(bool hooks)
 {
 	if (granted_cg(hooks, "array", "sched_cls")) {
-		ASSERT_EQ(as_nobody(load_tc), hooks ? 0 : -EPERM, "granted tc load");
+		ASSERT_EQ(as_nobody_flags(load_tc_ret0, 0), hooks ? 0 : -EPERM,
+			  "granted tc load");
 		ASSERT_EQ(as_nobody(load_bpf_loop), hooks ? -ENOENT : -EPERM,
 			  "granted load calling bpf_loop()");
 		ASSERT_EQ(as_nobody(load_nop_jumps), hooks ? -E2BIG : -EPERM,
 			  "granted load of 200k no-op jumps");
-		ASSERT_EQ(as_nobody(load_state_freq), -EPERM,
+		/* the verifier's test mode: a state kept at every instruction */
+		ASSERT_EQ(as_nobody_flags(load_tc_ret0, BPF_F_TEST_STATE_FREQ), -EPERM,
 			  "granted load with BPF_F_TEST_STATE_FREQ");
 	}
 	ungrant_cg(hooks);
