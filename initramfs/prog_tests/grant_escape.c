@@ -310,6 +310,16 @@ static int pinning_in_cg(void (*fn)(const void *arg, void *out),
 	return attacker_in_cg(true, fn, arg, out, size);
 }
 
+/* granted_cg(), then the attacker (attacker_in_cg(), pinning if @pins)
+ * runs @fn to its end: whether both worked; what it got, in @out
+ */
+static bool granted_attack(bool hooks, const char *maps, const char *progs, bool pins,
+			   void (*fn)(const void *arg, void *out), void *out, size_t size)
+{
+	return granted_cg(hooks, maps, progs) &&
+	       ASSERT_OK(attacker_in_cg(pins, fn, NULL, out, size), "the attacker reports");
+}
+
 /* What as_nobody() and as_nobody_flags() run: @fn(), or @flags_fn(@flags) */
 struct nobody_call {
 	int (*fn)(void);
@@ -901,10 +911,8 @@ static void sk_storage_fill(bool hooks)
 	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ||
 		       listen(sock, 1) ? -errno : 0, "root's listener at 127.0.0.1") ||
-	    !granted_cg(hooks, "array,sk_storage", "socket_filter,cgroup_skb"))
-		goto out;
-	if (!ASSERT_OK(pinning_in_cg(sk_fill_attack, NULL, &a, sizeof(a)),
-		       "the attacker reports"))
+	    !granted_attack(hooks, "array,sk_storage", "socket_filter,cgroup_skb", true,
+			    sk_fill_attack, &a, sizeof(a)))
 		goto out;
 	printf("sk_storage_fill: load %d, pin %d, run %d, found %d, stored %d, "
 	       "own netns %d, nsid %d, load by nsid %d, load own %d, run own %d, "
@@ -1012,9 +1020,7 @@ static void devmap_prog_entry(bool hooks)
 	struct devmap_prog d = {};
 	int map, prog;
 
-	if (!granted_cg(hooks, "devmap", "xdp") ||
-	    !ASSERT_OK(pinning_in_cg(devmap_prog_attack, NULL, &d, sizeof(d)),
-		       "the attacker reports"))
+	if (!granted_attack(hooks, "devmap", "xdp", true, devmap_prog_attack, &d, sizeof(d)))
 		goto out;
 	printf("devmap_prog_entry: own netns %d, map %d, prog %d, entry %d, pin %d\n",
 	       d.own_netns, d.map, d.prog, d.entry, d.pin);
@@ -2307,9 +2313,8 @@ static void netns_attach(bool hooks)
 {
 	struct netns_attach a = {};
 
-	if (!granted_cg(hooks, "array", "flow_dissector,sk_lookup") ||
-	    !ASSERT_OK(in_cg_as_nobody(netns_attacker, NULL, &a, sizeof(a)),
-		       "the attacker reports"))
+	if (!granted_attack(hooks, "array", "flow_dissector,sk_lookup", false, netns_attacker,
+			    &a, sizeof(a)))
 		goto out;
 	printf("netns_attach: load flow %d, sk_lookup %d; initial namespace: "
 	       "attach %d, link %d, sk_lookup link %d; own namespace %d: "
@@ -2491,9 +2496,8 @@ static void tracing_attach(bool hooks)
 {
 	struct tracing_attach t = {};
 
-	if (!granted_cg(hooks, "array", "raw_tracepoint,perf_event") ||
-	    !ASSERT_OK(in_cg_as_nobody(tracing_attacker, NULL, &t, sizeof(t)),
-		       "the attacker reports"))
+	if (!granted_attack(hooks, "array", "raw_tracepoint,perf_event", false,
+			    tracing_attacker, &t, sizeof(t)))
 		goto out;
 	printf("tracing_attach: raw_tp load %d, open %d; perf_event load %d, "
 	       "event %d, link %d\n", t.raw_tp_load, t.raw_tp_open, t.perf_load,
@@ -2621,9 +2625,7 @@ static void pin_squat(bool hooks)
 	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
 			 "no " BPFFS "/tc or " BPFFS "/xdp yet"))
 		return;
-	if (!granted_cg(hooks, "hash", "socket_filter") ||
-	    !ASSERT_OK(in_cg_as_nobody(squat, NULL, &s, sizeof(s)),
-		       "the attacker reports"))
+	if (!granted_attack(hooks, "hash", "socket_filter", false, squat, &s, sizeof(s)))
 		goto out;
 	printf("squat: map %d (id %u), mkdir xdp/globals %d, tc/globals %d, pin %d\n",
 	       s.map, s.map_id, s.xdp, s.tc, s.pin);
