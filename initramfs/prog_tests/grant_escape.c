@@ -355,6 +355,17 @@ static int as_nobody_flags(int (*fn)(__u32 flags), __u32 flags)
 	return run_as_nobody(&(struct nobody_call){ .flags_fn = fn, .flags = flags });
 }
 
+/* A gate the grant does not stand in for: in CG granted @maps and
+ * @progs, @fn as nobody gets @expected
+ */
+static void gate_kept(bool hooks, const char *maps, const char *progs, int (*fn)(void),
+		      int expected, const char *name)
+{
+	if (granted_cg(hooks, maps, progs))
+		ASSERT_EQ(as_nobody(fn), expected, name);
+	ungrant_cg(hooks);
+}
+
 /* Set lo of this network namespace up or down; its old state in @was_up */
 static int lo_set(bool up, bool *was_up)
 {
@@ -588,12 +599,9 @@ static void skc_helpers(bool hooks)
 		printf("%s", load_log);
 		return;
 	}
-	if (granted_cg(hooks, "array", "socket_filter,sched_cls"))
-		/* stock: refused before the verifier, at the program type */
-		ASSERT_EQ(as_nobody(load_skc_prog_unknown_func),
-			  hooks ? -ENOENT : -EPERM,
-			  "granted load calling bpf_skc_to_tcp_sock()");
-	ungrant_cg(hooks);
+	/* stock: refused before the verifier, at the program type */
+	gate_kept(hooks, "array", "socket_filter,sched_cls", load_skc_prog_unknown_func,
+		  hooks ? -ENOENT : -EPERM, "granted load calling bpf_skc_to_tcp_sock()");
 }
 
 /* tc calling bpf_loop(0, 0, 0, 0) (the attack nested two such loops in
@@ -2215,11 +2223,10 @@ static int sockmap_attach(void)
 
 static void sockmap_verdict_attach(bool hooks)
 {
-	if (granted_cg(hooks, "sockmap", "socket_filter,sk_skb"))
-		/* stock: refused at the first step, the map */
-		ASSERT_EQ(as_nobody(sockmap_attach), hooks ? -EPERM : -ENOTCONN,
-			  "attach of a granted verdict program to a granted sockmap");
-	ungrant_cg(hooks);
+	/* stock: refused at the first step, the map */
+	gate_kept(hooks, "sockmap", "socket_filter,sk_skb", sockmap_attach,
+		  hooks ? -EPERM : -ENOTCONN,
+		  "attach of a granted verdict program to a granted sockmap");
 }
 
 /* How far the attacker got with programs that run for a whole network
@@ -2534,11 +2541,9 @@ static int xsk_entry(void)
 
 static void xsk_socket(bool hooks)
 {
-	if (granted_cg(hooks, "xskmap", "socket_filter"))
-		/* the grant gives the map; the socket stays CAP_NET_RAW's */
-		ASSERT_EQ(as_nobody(xsk_entry), hooks ? -EPERM : -ENOTCONN,
-			  "an AF_XDP socket for a granted xskmap");
-	ungrant_cg(hooks);
+	/* the grant gives the map; the socket stays CAP_NET_RAW's */
+	gate_kept(hooks, "xskmap", "socket_filter", xsk_entry, hooks ? -EPERM : -ENOTCONN,
+		  "an AF_XDP socket for a granted xskmap");
 }
 
 #define IP		"/usr/sbin/ip"
