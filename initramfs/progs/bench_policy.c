@@ -12,41 +12,20 @@
 
 char _license[] SEC("license") = "GPL";
 
-SEC("lsm/bpf_map_create_security")
-int BPF_PROG(defer_map_create, const union bpf_attr *attr)
-{
-	return 0;
+/* A program on @hook (its section) that returns @verdict for every call */
+#define EVERY_CALL(hook, name, verdict)					\
+SEC(hook)								\
+int BPF_PROG(name, const union bpf_attr *attr)				\
+{									\
+	return verdict;							\
 }
 
-SEC("lsm/bpf_btf_load_security")
-int BPF_PROG(defer_btf_load, const union bpf_attr *attr)
-{
-	return 0;
-}
-
-SEC("lsm/bpf_prog_load_security")
-int BPF_PROG(defer_prog_load, const union bpf_attr *attr)
-{
-	return 0;
-}
-
-SEC("lsm/bpf_map_create_security")
-int BPF_PROG(grant_map_create, const union bpf_attr *attr)
-{
-	return 1;
-}
-
-SEC("lsm/bpf_btf_load_security")
-int BPF_PROG(grant_btf_load, const union bpf_attr *attr)
-{
-	return 1;
-}
-
-SEC("lsm/bpf_prog_load_security")
-int BPF_PROG(grant_prog_load, const union bpf_attr *attr)
-{
-	return 1;
-}
+EVERY_CALL("lsm/bpf_map_create_security", defer_map_create, 0)
+EVERY_CALL("lsm/bpf_btf_load_security", defer_btf_load, 0)
+EVERY_CALL("lsm/bpf_prog_load_security", defer_prog_load, 0)
+EVERY_CALL("lsm/bpf_map_create_security", grant_map_create, 1)
+EVERY_CALL("lsm/bpf_btf_load_security", grant_btf_load, 1)
+EVERY_CALL("lsm/bpf_prog_load_security", grant_prog_load, 1)
 
 SEC("lsm/bpf_map_alloc_security")
 int BPF_PROG(allow_map_alloc, struct bpf_map *map)
