@@ -7,21 +7,17 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include "ipv4.h"
 
-#define ETH_P_IP	0x0800
 #define TC_ACT_OK	0
 #define TC_ACT_SHOT	2
 
 SEC("tc")
 int tc_drop_icmp(struct __sk_buff *skb)
 {
-	void *end = (void *)(long)skb->data_end;
-	void *data = (void *)(long)skb->data;
-	struct ethhdr *eth = data;
-	/* data + a constant: see xdp_count.bpf.c */
-	struct iphdr *ip = data + sizeof(*eth);
+	struct iphdr *ip;
 
-	if (data + sizeof(*eth) + sizeof(*ip) > end || eth->h_proto != bpf_htons(ETH_P_IP))
+	if (!ipv4_header((void *)(long)skb->data, (void *)(long)skb->data_end, &ip))
 		return TC_ACT_OK;
 	return ip->protocol == IPPROTO_ICMP ? TC_ACT_SHOT : TC_ACT_OK;
 }

@@ -10,8 +10,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
-
-#define ETH_P_IP	0x0800
+#include "ipv4.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -26,17 +25,11 @@ int xdp_count(struct xdp_md *ctx)
 {
 	void *end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
-	struct ethhdr *eth = data;
-	/* data + a constant, not (void *)(eth + 1), which clang 14 turns
-	 * into packet pointer + a register: a granted load keeps the
-	 * verifier's Spectre v1 rules (CAP_PERFMON's to bypass), which
-	 * refuse that ("pointer arithmetic with it prohibited for !root")
-	 */
-	struct iphdr *ip = data + sizeof(*eth);
 	__u64 one = 1, *n;
+	struct iphdr *ip;
 	__u32 key;
 
-	if (data + sizeof(*eth) + sizeof(*ip) > end || eth->h_proto != bpf_htons(ETH_P_IP))
+	if (!ipv4_header(data, end, &ip))
 		return XDP_PASS;
 	key = ip->protocol;
 	n = bpf_map_lookup_elem(&proto_count, &key);
