@@ -160,6 +160,13 @@ static int run_container(bool delegate, const char *cg, int (*steps)(void))
 	return status;
 }
 
+/* Assert that run_container() ran @steps to their end; its name says how
+ * to read the exit status otherwise
+ */
+#define ASSERT_CONTAINER(delegate, cg, steps)					\
+	ASSERT_EQ(run_container(delegate, cg, steps), 0,			\
+		  "container: 1-6 set-up, 16 plus the step that failed (" #steps "())")
+
 /* libbpf's token path, as a runtime that delegates would set it, or none
  * (libbpf 1.5 then tries /sys/fs/bpf, and goes on without a token where
  * it has no delegation)
@@ -251,10 +258,19 @@ static void grant_ip_xdp(void)
 	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir " CG))
 		return;
 	if (ASSERT_EQ(tool("add", CG, "--unbounded-memory"), GRANT_EXIT_OK, "bpf-grant add"))
-		ASSERT_EQ(run_container(false, CG, ip_xdp_granted), 0,
-			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp_granted())");
+		ASSERT_CONTAINER(false, CG, ip_xdp_granted);
 	tool("remove", CG);
 	rmdir(CG);
+}
+
+/* Subtest @name, whose container's libbpf needs the token in
+ * BPF_PROG_LOAD last; and a kernel with tokens, and the packages
+ */
+static bool token_load_subtest(const char *name)
+{
+	return test__start_subtest(name) &&
+	       need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
+	       need_token() && have_debian13();
 }
 
 /* Each subtest needs the commit that its container's libbpf or BPF FS
@@ -263,21 +279,12 @@ static void grant_ip_xdp(void)
  */
 void test_container_debian13(void)
 {
-	if (test__start_subtest("token_ip_xdp") &&
-	    need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
-	    need_token() && have_debian13())
-		ASSERT_EQ(run_container(true, NULL, ip_xdp), 0,
-			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp())");
-	if (test__start_subtest("token_bpftool") &&
-	    need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
-	    need_token() && have_debian13())
-		ASSERT_EQ(run_container(true, NULL, bpftool_load), 0,
-			  "container: 1-6 set-up, 16 plus the step that failed (bpftool_load())");
-	if (test__start_subtest("no_delegation") &&
-	    need_patch("bpf: add BPF token support to BPF_PROG_LOAD command") &&
-	    need_token() && have_debian13())
-		ASSERT_EQ(run_container(false, NULL, ip_xdp_refused), 0,
-			  "container: 1-6 set-up, 16 plus the step that failed (ip_xdp_refused())");
+	if (token_load_subtest("token_ip_xdp"))
+		ASSERT_CONTAINER(true, NULL, ip_xdp);
+	if (token_load_subtest("token_bpftool"))
+		ASSERT_CONTAINER(true, NULL, bpftool_load);
+	if (token_load_subtest("no_delegation"))
+		ASSERT_CONTAINER(false, NULL, ip_xdp_refused);
 	if (test__start_subtest("grant_ip_xdp") &&
 	    need_patch("bpf: add BPF token delegation mount options to BPF FS") &&
 	    need_token() && have_debian13())
