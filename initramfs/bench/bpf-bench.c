@@ -135,6 +135,7 @@ struct map_shape {
 	bool btf, inner;
 };
 
+/* A row a map type: rows alike in shape only (the duplicates scan pairs them) */
 static const struct map_shape shapes[] = {
 	{ "hash", 4, 8, 64 },
 	{ "array", 4, 8, 64 },

@@ -1235,6 +1235,7 @@ void test_bpf_grant(void)
 		return;
 	if (!ASSERT_OK(make_cgroups(), "the cgroups and their memory.max"))
 		goto out;
+	/* A block a subtest, test_progs' idiom: alike in shape only */
 	if (test__start_subtest("usage"))
 		test_usage();
 	if (test__start_subtest("missing_cgroup"))

@@ -2855,7 +2855,9 @@ void test_grant_escape(void)
 					       "+memory"), "memory controller"))
 		return;
 
-	/* Each attack SKIPs at the commits before the one that stops it. */
+	/* Each attack SKIPs at the commits before the one that stops it. A
+	 * block a subtest, test_progs' idiom: alike in shape only.
+	 */
 	if (test__start_subtest("devmap_other_netns") &&
 	    need_patch("bpf, lsm: a granted device map names only devices its updater administers"))
 		devmap_other_netns(false, hooks);

@@ -59,6 +59,7 @@ out:
 
 void test_smoke(void)
 {
+	/* A block a subtest, test_progs' idiom: alike in shape only */
 	if (test__start_subtest("root_creates_array"))
 		root_creates_array();
 	if (test__start_subtest("unpriv_refused_hash"))
