@@ -101,6 +101,10 @@
  * DoS); skc_helpers, bpf_skc_to_tcp_sock() and its kind (CAP_PERFMON:
  * they read kernel socket memory), which a grant of 1 does not give.
  *
+ * perf_event_array_capbpf_unchanged: root's perf_event_array, filled
+ * with PEA_ROOT_ENTRIES events of its own, raises its cgroup's
+ * memory.current by less than the events' size: charged as on stock.
+ *
  * percpu_capbpf_unchanged: a creator with CAP_BPF is charged what stock
  * 6.1 and mainline charge it, no more: its percpu_array's values, about
  * PERCPU_BYTES a CPU, do not come into its cgroup's memory.current (the
@@ -250,14 +254,14 @@ static int bind_pin_dir(void)
 	       mount(PIN_DIR, BPFFS, NULL, MS_BIND, NULL) ? -errno : 0;
 }
 
-/* Run @fn(@arg, @out) as nobody in CG, in a child named ATTACKER, with
- * PIN_DIR as its BPFFS if @pins. What it writes to @out (@size bytes)
+/* Run @fn(@arg, @out) as nobody (as root if @root) in CG, in a child
+ * named ATTACKER, with PIN_DIR as its BPFFS if @pins. What it writes to @out (@size bytes)
  * comes back through a page the parent touched first, charged to the
  * parent's memory cgroup: a pipe's page would be charged to CG, which the
  * memcg subtests fill. 0 if the child exited, 1 if CG's OOM killer ended
  * it, -1 if it failed otherwise.
  */
-static int attacker_in_cg(bool pins, void (*fn)(const void *arg, void *out),
+static int attacker_in_cg(bool pins, bool root, void (*fn)(const void *arg, void *out),
 			  const void *arg, void *out, size_t size)
 {
 	long long kills = cg_memory_event("oom_kill");
@@ -279,7 +283,7 @@ static int attacker_in_cg(bool pins, void (*fn)(const void *arg, void *out),
 		/* ci/splats allows the OOM reports of this name only */
 		if (prctl(PR_SET_NAME, ATTACKER) ||
 		    write_file(CG "/cgroup.procs", "0") ||
-		    (pins && bind_pin_dir()) || !become_nobody())
+		    (pins && bind_pin_dir()) || (!root && !become_nobody()))
 			_exit(1);
 		fn(arg, shared);
 		_exit(0);
@@ -300,14 +304,21 @@ static int attacker_in_cg(bool pins, void (*fn)(const void *arg, void *out),
 static int in_cg_as_nobody(void (*fn)(const void *arg, void *out),
 			   const void *arg, void *out, size_t size)
 {
-	return attacker_in_cg(false, fn, arg, out, size);
+	return attacker_in_cg(false, false, fn, arg, out, size);
 }
 
 /* The same, for an attacker that pins: in its own directory, PIN_DIR */
 static int pinning_in_cg(void (*fn)(const void *arg, void *out),
 			 const void *arg, void *out, size_t size)
 {
-	return attacker_in_cg(true, fn, arg, out, size);
+	return attacker_in_cg(true, false, fn, arg, out, size);
+}
+
+/* Root, every capability kept, in CG: the control beside an attack */
+static int in_cg_as_root(void (*fn)(const void *arg, void *out),
+			 const void *arg, void *out, size_t size)
+{
+	return attacker_in_cg(false, true, fn, arg, out, size);
 }
 
 /* granted_cg(), then the attacker (attacker_in_cg(), pinning if @pins)
@@ -317,7 +328,8 @@ static bool granted_attack(bool hooks, const char *maps, const char *progs, bool
 			   void (*fn)(const void *arg, void *out), void *out, size_t size)
 {
 	return granted_cg(hooks, maps, progs) &&
-	       ASSERT_OK(attacker_in_cg(pins, fn, NULL, out, size), "the attacker reports");
+	       ASSERT_OK(attacker_in_cg(pins, false, fn, NULL, out, size),
+			 "the attacker reports");
 }
 
 /* What as_nobody() and as_nobody_flags() run: @fn(), or @flags_fn(@flags) */
@@ -1268,22 +1280,23 @@ static int own_sw_event(__u64 config)
 }
 
 /* Perf events of its own into a pinned perf_event_array with
- * BPF_F_PRESERVE_ELEMS, each fd closed once in: the map keeps them. A
+ * BPF_F_PRESERVE_ELEMS, each fd closed once in: the map keeps them, as
+ * many as @arg says (NULL: until refused). A
  * child opens each PEA_BATCH of them and exits, so that no task drags
  * thousands of events through its context switches.
  */
 static void pea_fill(const void *arg, void *out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_PRESERVE_ELEMS);
+	__u32 i, end, entries = arg ? *(const __u32 *)arg : PEA_ENTRIES;
 	struct pea_fill *f = out;	/* shared with the children too */
 	int map, event, status;
-	__u32 i, end;
 	pid_t pid;
 
 	map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, PEA_ENTRIES,
 			     &opts);
 	f->map = map < 0 ? -errno : bpf_obj_pin(map, BPFFS "/" PEA_PIN) ? -errno : 0;
-	for (i = 0; !f->map && !f->err && !f->killed && i < PEA_ENTRIES; i = end) {
+	for (i = 0; !f->map && !f->err && !f->killed && i < entries; i = end) {
 		end = i + PEA_BATCH;
 		pid = fork();
 		if (pid == 0) {
@@ -1362,6 +1375,37 @@ static void perf_event_array_charged(bool hooks)
 	ASSERT_GE(cg_memory_current() - before, held, "and charged to its cgroup");
 out:
 	unpin_ungrant(hooks);
+}
+
+#define PEA_ROOT_ENTRIES	4096
+
+/* A creator with CAP_BPF: the events its perf_event_array keeps are
+ * charged to no one, as on stock; only a map made under a grant is
+ * charged for them (its creator has no other bound)
+ */
+static void perf_event_array_capbpf_unchanged(void)
+{
+	long long event_size = kernel_struct_size("perf_event"), before, grew = -1;
+	__u32 entries = PEA_ROOT_ENTRIES;
+	struct pea_fill f = {};
+	int ret;
+
+	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
+	    !ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+		return;
+	before = cg_memory_current();
+	ret = in_cg_as_root(pea_fill, &entries, &f, sizeof(f));
+	if (!ret)
+		grew = cg_memory_current() - before;
+	unlink(BPFFS "/" PEA_PIN);
+	printf("%s: map %d, %d entries filled, error %d; memory.current grew %lld "
+	       "bytes for %lld bytes of events\n", __func__, f.map, f.filled, f.err, grew,
+	       f.filled * event_size);
+	if (ASSERT_OK(ret, "root in the cgroup") &&
+	    ASSERT_OK(f.map, "root's perf_event_array, pinned") &&
+	    ASSERT_EQ(f.filled, PEA_ROOT_ENTRIES, "root fills it"))
+		ASSERT_LT(grew, f.filled * event_size, "its events charged to no cgroup");
+	rmdir(CG);
 }
 
 #define CPUMAP_NPROC	4
@@ -2018,28 +2062,10 @@ static void percpu_charged(const void *arg, void *out)
 static void percpu_capbpf_unchanged(void)
 {
 	long long grew = -1;
-	int status;
-	long long *shared;
-	pid_t pid;
 
 	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
 		return;
-	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (!ASSERT_NEQ(shared, MAP_FAILED, "mmap"))
-		goto out;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (write_file(CG "/cgroup.procs", "0"))
-			_exit(1);
-		percpu_charged(NULL, shared);
-		_exit(0);
-	}
-	if (ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid") &&
-	    ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status), "root in the cgroup"))
-		grew = *shared;
-	munmap(shared, sizeof(*shared));
+	ASSERT_OK(in_cg_as_root(percpu_charged, NULL, &grew, sizeof(grew)), "root in the cgroup");
 	printf("%s: memory.current grew %lld bytes for %d CPUs' %d bytes\n", __func__,
 	       grew, libbpf_num_possible_cpus(), PERCPU_BYTES);
 	ASSERT_GE(grew, 0, "root creates the percpu_array");
@@ -2912,6 +2938,8 @@ void test_grant_escape(void)
 	if (test__start_subtest("sk_storage_fill") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_storage_fill(hooks);
+	if (test__start_subtest("perf_event_array_capbpf_unchanged"))
+		perf_event_array_capbpf_unchanged();
 	if (test__start_subtest("percpu_capbpf_unchanged") &&
 	    need_patch("bpf: charge ->map_alloc()'s per-CPU memory to creators without CAP_BPF only"))
 		percpu_capbpf_unchanged();
