@@ -25,6 +25,9 @@
 #     against mutants/; bench's rounds and bpf-bench's repetitions,
 #     against tools/measure/bench.sh (and its header) and bpf-bench.c.
 #   The workflows' comments on KVM, against where the jobs get /dev/kvm.
+#   README.md's cold and warm make ci, against docs/measurements.md; the
+#     commits a series-check shard takes (docs/harness.md, ci.yml); the
+#     map of tools/ in docs/harness.md, against the files git has there.
 set -eu
 STAGE=tests/doc-figures.sh
 # shellcheck source=tools/lib/lib.sh
@@ -148,6 +151,18 @@ for v in $(sed -n 's/^\(export \)\{0,1\}\([A-Z_]*\) ?=.*/\2/p' "$mk" |
 done
 check "every variable of the Makefile and ci/boot.sh is in docs/harness.md's table" \
 	"${status:- all there}" " all there"
+
+# README.md's times of make ci, cold and warm, are docs/measurements.md's
+for kind in cold warm; do
+	check "README.md's $kind make ci (docs/measurements.md)" \
+		"$(tr '\n' ' ' < "$readme" | sed -n "s/.* $kind \`make ci\`[^0-9]*\([0-9]*\) s[;.].*/\1/p")" \
+		"$(sed -n "s/^| $kind \`make ci\` .* | \([0-9]*\) s: .*/\1/p" "$measure")"
+done
+
+# How many commits a series-check shard takes (docs/harness.md, ci.yml)
+check "commits a series-check shard boots (docs/harness.md, ci.yml)" \
+	"$(tr '\n' ' ' < "$harness" | sed -n 's/.*as one shard per \([0-9]*\) commits of the series.*/\1/p')" \
+	"$(sed -n 's/.*shards.py matrix "$commits" \([0-9]*\).*/\1/p' "$top/.github/workflows/ci.yml")"
 
 # docs/harness.md's map of tools/: each folder's row names the files git
 # has there, and every folder of tools/ has a row
