@@ -11,7 +11,7 @@
 set -eu
 STAGE=fuzz
 # shellcheck source=tools/lib/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../tools/lib/lib.sh"
 
 out=${1:?usage: fuzz.sh OUT}
 seconds=${FUZZ_SECONDS:-60}

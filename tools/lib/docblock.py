@@ -48,15 +48,18 @@ def command(args, files, name, body, remedy, usage):
     action = args[0] if args else ""
     if action == "update" and len(args) >= 4:
         run_dir, fixtures, docs = args[1], args[2], args[3:]
+        # a run the block cannot be made of is refused before it replaces
+        # the kept one
+        text = body(run_dir)
         os.makedirs(fixtures, exist_ok=True)
         for f in files:
             shutil.copyfile(os.path.join(run_dir, f), os.path.join(fixtures, f))
     elif action == "check" and len(args) >= 3:
         fixtures, docs = args[1], args[2:]
+        text = body(fixtures)
     else:
         sys.stderr.write(usage)
         return 2
-    text = body(fixtures)
     status = 0
     for path in docs:
         new = splice(path, name, text)

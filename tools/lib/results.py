@@ -31,7 +31,8 @@ import os
 import re
 import sys
 
-import subcommand
+sys.dont_write_bytecode = True  # no tools/lib/__pycache__ in the checkout
+import subcommand  # noqa: E402
 
 # step.json's result and cause words (docs/contracts.md)
 STEP_RESULTS = ("pass", "fail", "untestable")

@@ -521,12 +521,14 @@ def main(argv):
     if cmd == "verdicts":
         sep = args.index("--") if "--" in args else -1
         if sep < 2 or sep == len(args) - 1:
-            sys.exit(__doc__)
+            sys.stderr.write(__doc__)
+            return 2
     nargs = {"parse": 3, "tp": 1, "compare": 2, "rerun-list": 1, "verdicts": len(args),
              "report": 2, "base-failures": 3, "summary": 4, "durations": 1,
              "markdown": 1}
     if nargs.get(cmd) != len(args):
-        sys.exit(__doc__)
+        sys.stderr.write(__doc__)
+        return 2
     if cmd == "parse":
         rows, sound = parse(args[0], args[1], Splats(args[2]))
         write(rows)
