@@ -2069,8 +2069,12 @@ static void percpu_capbpf_unchanged(void)
 	printf("%s: memory.current grew %lld bytes for %d CPUs' %d bytes\n", __func__,
 	       grew, libbpf_num_possible_cpus(), PERCPU_BYTES);
 	ASSERT_GE(grew, 0, "root creates the percpu_array");
-	ASSERT_LT(grew, PERCPU_BYTES / 2, "its per-CPU values charged to no cgroup");
-out:
+	/* Charged, they would be PERCPU_BYTES a CPU; uncharged, memory.current
+	 * still moves by what each CPU's charge batch took ahead (64 pages a
+	 * CPU, 512 KiB on 2: stock grew by exactly that once)
+	 */
+	ASSERT_LT(grew, (long long)libbpf_num_possible_cpus() * PERCPU_BYTES / 2,
+		  "its per-CPU values charged to no cgroup");
 	rmdir(CG);
 }
 
