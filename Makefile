@@ -109,7 +109,7 @@ BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
 .PHONY: help test run ci ci-base check $(STAGES) export clean bisect series-check \
-	range-diff bench kernel-cost kernel-cost-doc mutate mutants-apply upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit check-hardening shellcheck shell gdb kernel-base
+	range-diff bench bench-doc kernel-cost kernel-cost-doc mutate mutants-apply upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit check-hardening shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
 # tests/doc-figures.sh holds to the code.
@@ -120,7 +120,7 @@ HELP_GROUPS := \
 	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
 	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
-	figures:bench,parity-table,upstream-doc,versions-doc,kernel-cost-doc \
+	figures:bench,bench-doc,parity-table,upstream-doc,versions-doc,kernel-cost-doc \
 	ci:check-faults,check-kunit,check-hardening,shellcheck,mutants-apply,gh-local
 
 help: ## list the targets, by role, and the variables
@@ -422,6 +422,12 @@ series-check-merge: ## series.json and the table in build/series-check/ from eve
 
 bench: ## the hooks' cost (stock vs tip, -icount) and one bisect step, side by side
 	tools/measure/bench.sh $(KSRC)
+
+# docs/measurements.md's block of the harness's own figures comes from
+# the run tests/fixtures/bench-run keeps, which tests/bench-report.sh
+# checks it against.
+bench-doc: ## docs/measurements.md's harness figures (the inner loop, the suite's boot), from build/bench (after make bench)
+	python3 tools/measure/bench_report.py bench-doc update $(B)/bench tests/fixtures/bench-run docs/measurements.md
 
 # Not part of bench: six kernel builds from scratch, about 25 minutes on
 # 2 cores.

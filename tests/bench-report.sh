@@ -102,6 +102,14 @@ fi
 check bench.json 0 json "$f/run" tcg 2026-12-04 "x86_64, AMD EPYC, 2 CPUs"
 check doc-check 1 doc-check "$f/bench.json.expect" "$f/measurements.md"
 
+# make bench-doc: docs/measurements.md's block of the harness's figures is
+# that of the run kept in tests/fixtures/bench-run
+if python3 tools/measure/bench_report.py bench-doc check tests/fixtures/bench-run docs/measurements.md; then
+	echo "ok docs/measurements.md's bench block"
+else
+	echo "not ok docs/measurements.md's bench block"; status=1
+fi
+
 # docs/measurements.md's tables of ratios are ones doc-check reads: every
 # call and caller of the first, four ratios each (28), and a ratio for
 # each map type of the second, as many as its rows

@@ -31,6 +31,12 @@ subcommand prints on stdout:
                                kernel-cost.csv and run.tsv, kept in
                                FIXTURES, between each DOC's
                                "<!-- kernel-cost begin -->" and "end"
+  bench-doc update RUN_DIR FIXTURES DOC...
+  bench-doc check FIXTURES DOC...
+                               the same for the harness's own figures of
+                               a make bench run (RUN_DIR's bench.json:
+                               the steps, the suite, a cold make ci),
+                               between "<!-- bench begin -->" and "end"
   json OUT ACCEL [DATE MACHINE]
                                bench.json of the run in OUT: every
                                figure above (docs/contracts.md); DATE
@@ -374,6 +380,49 @@ def kernel_cost_doc(fixtures):
     return "\n".join(lines) + "\n"
 
 
+# bench-doc: the harness's own figures of a run's bench.json
+BENCH_RUN = ("bench.json",)
+
+
+def bench_doc(fixtures):
+    """The block a document quotes: when and where, then the inner loop
+    (a bisect step is make test's stages on the steps worktree), the
+    whole suite's boot and a cold make ci, those of them the run has."""
+    try:
+        with open(os.path.join(fixtures, "bench.json")) as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput("%s: %s" % (os.path.join(fixtures, "bench.json"), e))
+    lines = ["From `make bench` on %s (%s, QEMU %s), `build/bench/bench.json`; "
+             "`make bench-doc` rewrites this block." % (d["date"], d["machine"], d["accel"]),
+             "", "| what | seconds |", "| --- | --- |"]
+    steps = d.get("steps")
+    if steps:
+        def step(s):
+            t = steps[s]
+            return "%.1f (kernel %.1f, tests %.1f, boot %.1f)" % (
+                t["total"], t["kernel"], t["tests"], t["boot"])
+        base = steps["unchanged"]["total"]
+        lines += ["| one bisect step with one test, nothing changed: the floor under "
+                  "`make test` | %s |" % step("unchanged"),
+                  "| the same after an edit of `kernel/bpf/syscall.c`: from an edit to "
+                  "a verdict | %s: %.1f times the floor |"
+                  % (step("edited"), steps["edited"]["total"] / base),
+                  "| the same, the edit reverted (ccache hit) | %s: %.1f times |"
+                  % (step("reverted"), steps["reverted"]["total"] / base)]
+    for accel, secs in sorted((d.get("suite") or {}).items()):
+        lines.append("| boot to verdict, whole suite (`make boot verdict`), %s | %.1f |"
+                     % (accel.upper(), secs))
+    cold = d.get("cold")
+    if cold:
+        lines.append("| a cold `make ci` (a clone of `HEAD`, empty `build/` and ccache) | "
+                     "%d: %s |" % (cold["total"], ", ".join(
+                         "%s %d" % kv for kv in cold["stages"].items())))
+    if len(lines) == 4:
+        raise BadInput("%s: no steps, suite or cold figures" % fixtures)
+    return "\n".join(lines) + "\n"
+
+
 # json: bench.json (docs/contracts.md)
 def machine():
     cpu = platform.processor() or platform.machine()
@@ -515,6 +564,9 @@ def run(cmd, args):
     elif cmd == "kernel-cost" and len(args) in (1, 2):
         times = read_times(args[1]) if len(args) == 2 else None
         print("\n".join(kernel_cost_report(kernel_cost(read_kernel_cost(args[0]), times))))
+    elif cmd == "bench-doc":
+        return docblock.command(args, BENCH_RUN, "bench", bench_doc,
+                                "make bench-doc after make bench", __doc__)
     elif cmd == "kernel-cost-doc":
         return docblock.command(args, KERNEL_COST_RUN, "kernel-cost", kernel_cost_doc,
                                 "make kernel-cost-doc after make kernel-cost", __doc__)
