@@ -211,13 +211,19 @@ static long long cg_memory_event(const char *key)
 	return cg_value("memory.events", key);
 }
 
+/* CG, made if it is not there yet */
+static bool make_cg(void)
+{
+	return ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup");
+}
+
 /* Make CG, bound its memory (bpf-grant grants no unbounded cgroup; the
  * memcg subtests lower the bound) and grant it @types (map types, then
  * program types)
  */
 static bool granted_cg(bool hooks, const char *maps, const char *progs)
 {
-	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup") ||
+	if (!make_cg() ||
 	    !ASSERT_OK(write_file(CG "/memory.max", GRANT_MEMORY_MAX), "memory.max"))
 		return false;
 	return ASSERT_EQ(tool("add", CG, "--map-types", maps, "--prog-types", progs),
@@ -1391,7 +1397,7 @@ static void perf_event_array_capbpf_unchanged(void)
 	int ret;
 
 	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
-	    !ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+	    !make_cg())
 		return;
 	before = cg_memory_current();
 	ret = in_cg_as_root(pea_fill, &entries, &f, sizeof(f));
@@ -2063,7 +2069,7 @@ static void percpu_capbpf_unchanged(void)
 {
 	long long grew = -1;
 
-	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup"))
+	if (!make_cg())
 		return;
 	ASSERT_OK(in_cg_as_root(percpu_charged, NULL, &grew, sizeof(grew)), "root in the cgroup");
 	printf("%s: memory.current grew %lld bytes for %d CPUs' %d bytes\n", __func__,
@@ -2854,7 +2860,7 @@ static void tc_squat(bool hooks)
 	/* root's socket's lo; put back as it was */
 	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
 		goto out;
-	if (!ASSERT_OK(mkdir(CG, 0755) && errno != EEXIST ? -errno : 0, "mkdir cgroup") ||
+	if (!make_cg() ||
 	    !ASSERT_OK(write_file(CG "/memory.max", GRANT_MEMORY_MAX), "memory.max"))
 		goto out;
 	/* bpf-grant refuses a shared BPF FS unless told */
