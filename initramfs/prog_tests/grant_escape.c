@@ -35,6 +35,12 @@
  * own under the same memory.max: the events held must be charged to its
  * cgroup and stop it there.
  *
+ * perf_event_array_one_event: the same with one event in every entry.
+ * Each entry still costs a charge, but no new event's file is charged
+ * beside it, so only the entries' own charge can stop the attacker: a
+ * charge that may go past memory.max (GFP_ATOMIC) would let it fill the
+ * map with memory.current far above memory.max.
+ *
  * devmap_prog_entry: a devmap entry runs its program on every frame
  * redirected to it. The attacker pins a granted devmap whose entry holds
  * its granted program; root's XDP program that redirects through it must
@@ -1287,22 +1293,42 @@ static int own_sw_event(__u64 config)
 
 /* Perf events of its own into a pinned perf_event_array with
  * BPF_F_PRESERVE_ELEMS, each fd closed once in: the map keeps them, as
- * many as @arg says (NULL: until refused). A
+ * many as @arg's entries says, until refused. A
  * child opens each PEA_BATCH of them and exits, so that no task drags
- * thousands of events through its context switches.
+ * thousands of events through its context switches. With @arg's
+ * one_event, the caller opens one event and puts it into every entry.
  */
+struct pea_arg {
+	__u32 entries;
+	bool one_event;
+};
+
 static void pea_fill(const void *arg, void *out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_PRESERVE_ELEMS);
-	__u32 i, end, entries = arg ? *(const __u32 *)arg : PEA_ENTRIES;
+	const struct pea_arg *a = arg;
 	struct pea_fill *f = out;	/* shared with the children too */
 	int map, event, status;
+	__u32 i, end;
 	pid_t pid;
 
 	map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, PEA_ENTRIES,
 			     &opts);
 	f->map = map < 0 ? -errno : bpf_obj_pin(map, BPFFS "/" PEA_PIN) ? -errno : 0;
-	for (i = 0; !f->map && !f->err && !f->killed && i < entries; i = end) {
+	if (!f->map && a->one_event) {
+		event = own_sw_event(PERF_COUNT_SW_DUMMY);
+		f->err = event < 0 ? event : 0;
+		for (i = 0; !f->err && i < a->entries; i++) {
+			if (bpf_map_update_elem(map, &i, &event, 0))
+				f->err = -errno;
+			else
+				f->filled++;
+		}
+		if (event >= 0)
+			close(event);
+	}
+	for (i = 0; !a->one_event && !f->map && !f->err && !f->killed && i < a->entries;
+	     i = end) {
 		end = i + PEA_BATCH;
 		pid = fork();
 		if (pid == 0) {
@@ -1354,6 +1380,7 @@ static long long kernel_struct_size(const char *name)
 static void perf_event_array_charged(bool hooks)
 {
 	long long event_size = kernel_struct_size("perf_event"), before, held;
+	struct pea_arg arg = { .entries = PEA_ENTRIES };
 	struct pea_fill f = {};
 	int ret;
 
@@ -1361,7 +1388,7 @@ static void perf_event_array_charged(bool hooks)
 	    !granted_cg_under(hooks, "perf_event_array", "socket_filter", MEMCG_MAX))
 		goto out;
 	before = cg_memory_current();
-	ret = pinning_in_cg(pea_fill, NULL, &f, sizeof(f));
+	ret = pinning_in_cg(pea_fill, &arg, &f, sizeof(f));
 	if (!ASSERT_GE(ret, 0, "the attacker reports"))
 		goto out;
 	held = f.filled * event_size;
@@ -1383,6 +1410,44 @@ out:
 	unpin_ungrant(hooks);
 }
 
+/*
+ * perf_event_array with one event (default rule): the attacker puts the
+ * same event into every entry of a pinned map of PEA_ENTRIES, under
+ * memory.max MEMCG_MAX. No new file is charged beside an entry, so the
+ * entries' own charge must refuse it (ENOMEM, not the OOM killer: it
+ * allocates nothing else), and never go past memory.max.
+ */
+static void perf_event_array_one_event(bool hooks)
+{
+	struct pea_arg arg = { .entries = PEA_ENTRIES, .one_event = true };
+	long long before, after = -1;
+	struct pea_fill f = {};
+	int ret;
+
+	if (!granted_cg_under(hooks, "perf_event_array", "socket_filter", MEMCG_MAX))
+		goto out;
+	before = cg_memory_current();
+	ret = pinning_in_cg(pea_fill, &arg, &f, sizeof(f));
+	after = cg_memory_current();	/* while the pin holds the entries */
+	printf("%s: map %d, %d of %d entries filled with one event, then error %d%s; "
+	       "memory.current %lld, was %lld, memory.max %d\n", __func__, f.map,
+	       f.filled, PEA_ENTRIES, f.err, ret == 1 ? ", killed" : "", after, before,
+	       MEMCG_MAX);
+	if (!ASSERT_OK(ret, "the attacker reports, not killed"))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(f.map, -EPERM, "stock refuses the map");
+		goto out;
+	}
+	ASSERT_OK(f.map, "a granted perf_event_array, pinned");
+	ASSERT_GT(f.filled, 0, "entries filled");
+	ASSERT_LT(f.filled, PEA_ENTRIES, "not every entry");
+	ASSERT_EQ(f.err, -ENOMEM, "refused with ENOMEM");
+	ASSERT_LE(after, MEMCG_MAX, "memory.current within memory.max");
+out:
+	unpin_ungrant(hooks);
+}
+
 #define PEA_ROOT_ENTRIES	4096
 
 /* A creator with CAP_BPF: the events its perf_event_array keeps are
@@ -1392,7 +1457,7 @@ out:
 static void perf_event_array_capbpf_unchanged(void)
 {
 	long long event_size = kernel_struct_size("perf_event"), before, grew = -1;
-	__u32 entries = PEA_ROOT_ENTRIES;
+	struct pea_arg arg = { .entries = PEA_ROOT_ENTRIES };
 	struct pea_fill f = {};
 	int ret;
 
@@ -1400,7 +1465,7 @@ static void perf_event_array_capbpf_unchanged(void)
 	    !make_cg())
 		return;
 	before = cg_memory_current();
-	ret = in_cg_as_root(pea_fill, &entries, &f, sizeof(f));
+	ret = in_cg_as_root(pea_fill, &arg, &f, sizeof(f));
 	if (!ret)
 		grew = cg_memory_current() - before;
 	unlink(BPFFS "/" PEA_PIN);
@@ -2911,6 +2976,9 @@ void test_grant_escape(void)
 	if (test__start_subtest("perf_event_array_charged") &&
 	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
 		perf_event_array_charged(hooks);
+	if (test__start_subtest("perf_event_array_one_event") &&
+	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
+		perf_event_array_one_event(hooks);
 	if (test__start_subtest("memcg_every_map_type") &&
 	    need_patch("bpf: charge what ->map_alloc() allocates per CPU to the map's creator") &&
 	    need_patch("bpf: charge a map's per-CPU lists and caches to its creator"))
