@@ -81,7 +81,9 @@
  * binds every loader without CAP_BPF. The attacker loads programs whose
  * JIT images, uncharged, would pass it (lowered for the test): charged
  * to its cgroup, memory.max stops it first, and a second grantee, in
- * another cgroup, still gets its program JITed.
+ * another cgroup, still gets its program JITed. memcg_every_prog_type:
+ * memory.max bounds the programs of every type of the kernel's enum, each
+ * charged its pages and its image (more where the function is).
  *
  * cpu_time: what ran past the attacker's end, refused at the load under
  * the default rule: bpf_loop() (nested, it held a CPU 40 s after SIGKILL;
@@ -1140,6 +1142,7 @@ static int pin_one(int i, const void *arg)
 struct pinner {
 	int (*pin)(int i, const void *arg);
 	const void *arg;
+	int rounds;	/* at most */
 };
 
 /* The attacker's side: pin until refused; @arg: a struct pinner */
@@ -1149,7 +1152,7 @@ static void fill(const void *arg, void *out)
 	struct fill *f = out;
 	int i;
 
-	for (i = 0; i < MEMCG_ROUNDS && !f->err; i++) {
+	for (i = 0; i < p->rounds && !f->err; i++) {
 		f->err = p->pin(i, p->arg);
 		f->pinned += !f->err;
 	}
@@ -1243,7 +1246,7 @@ static void memcg_bound(bool with_btf, bool hooks)
 	}
 	if (!granted_cg_under(hooks, "array", "socket_filter", MEMCG_MAX))
 		goto out;
-	ret = pinning_in_cg(fill, &(struct pinner){ pin_one, &with_btf },
+	ret = pinning_in_cg(fill, &(struct pinner){ pin_one, &with_btf, MEMCG_ROUNDS },
 			    &f, sizeof(f));
 	if (!ASSERT_GE(ret, 0, "the attacker reports"))
 		goto out;
@@ -1789,7 +1792,8 @@ static void memcg_one_shape(const struct type_fill *t, bool hooks)
 	if (!granted_cg_under(hooks, types, "socket_filter", MEMCG_MAX))
 		goto out;
 	before = mem_available();
-	ret = pinning_in_cg(fill, &(struct pinner){ pin_shaped, t }, &f, sizeof(f));
+	ret = pinning_in_cg(fill, &(struct pinner){ pin_shaped, t, MEMCG_ROUNDS },
+			    &f, sizeof(f));
 	charged = cg_memory_current();
 	lost = before - mem_available();
 	printf("%s%s: pinned %d of %d, then %s %d; lost %lld KiB, charged %lld KiB\n",
@@ -1909,10 +1913,11 @@ static void verifier_memcg_bound(bool hooks)
 #define JIT_PROGS	320	/* what the attacker holds at most */
 #define CG_B		"/sys/fs/cgroup/grant_escape_b"
 
-/* A socket filter whose image is about 3 times its instructions' bytes:
- * *(u64 *)(r10 - 8) = 0, then JIT_ATOMICS fetch-and on it: fd or -errno
+/* A program of @type whose image is about 3 times its instructions'
+ * bytes: *(u64 *)(r10 - 8) = 0, then JIT_ATOMICS fetch-and on it, r0 = 0:
+ * fd or -errno
  */
-static int load_jit_heavy(void)
+static int load_jit_heavy_as(enum bpf_prog_type type, struct bpf_prog_load_opts *opts)
 {
 	static struct bpf_insn insns[JIT_ATOMICS + 4];
 	int i;
@@ -1929,9 +1934,14 @@ static int load_jit_heavy(void)
 	insns[i++] = (struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,
 					 .dst_reg = BPF_REG_0 };
 	insns[i] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
-	i = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
-			  ARRAY_SIZE(insns), NULL);
+	i = bpf_prog_load(type, NULL, "GPL", insns, ARRAY_SIZE(insns), opts);
 	return i < 0 ? -errno : i;
+}
+
+/* The same as a socket filter */
+static int load_jit_heavy(void)
+{
+	return load_jit_heavy_as(BPF_PROG_TYPE_SOCKET_FILTER, NULL);
 }
 
 /* The bytes of @fd's image (0: the interpreter runs it) as root sees
@@ -2114,6 +2124,202 @@ out:
 	ungrant_cg(hooks);
 out_unmap:
 	munmap(a, 2 * sizeof(*a));
+}
+
+/*
+ * memcg_every_prog_type: for every program type of the kernel's enum
+ * bpf_prog_type (from its BTF, so that a type added later is tested
+ * without anyone listing it), a rule that names that type alone, and
+ * memory.max at MEMCG_MAX, the attacker pins programs of that type, each
+ * of JIT_ATOMICS atomics (32 KiB of instructions, an image of about 100),
+ * until refused. Its cgroup must be charged at least what each program
+ * holds by the kernel's own figures (its pages, fdinfo's memlock, and its
+ * image, as root loads the same program), memory.max must stop it well
+ * before PROG_ROUNDS, and the kernel memory the guest lost (MemAvailable)
+ * less what the cgroup is charged must stay under TYPE_SLACK. Not tried,
+ * each said in prog_types_not_tried; a type of the kernel with no shape
+ * fails. On the stock kernel, the attacker is refused its first program.
+ */
+#define PROG_ROUNDS	512
+
+/* How to load a program of one type: its expected attach type, the
+ * vmlinux function it attaches to, its flags, and a function that only a
+ * kernel built with the type has
+ */
+struct prog_shape {
+	const char *name;	/* libbpf's (and bpf-grant's) name */
+	enum bpf_attach_type attach;
+	const char *target;
+	__u32 flags;
+	const char *built_with;
+};
+
+static const struct prog_shape prog_shapes[] = {
+	{ "socket_filter" }, { "kprobe" }, { "sched_cls" }, { "sched_act" },
+	{ "tracepoint" }, { "xdp" }, { "perf_event" }, { "cgroup_skb" },
+	{ "cgroup_sock" }, { "lwt_in" }, { "lwt_out" }, { "lwt_xmit" },
+	{ "sock_ops" }, { "sk_skb" }, { "cgroup_device" }, { "sk_msg" },
+	{ "raw_tracepoint" }, { "cgroup_sock_addr", BPF_CGROUP_INET4_BIND },
+	{ "lwt_seg6local" }, { "lirc_mode2", .built_with = "lirc_prog_attach" },
+	{ "sk_reuseport" }, { "flow_dissector" }, { "cgroup_sysctl" },
+	{ "raw_tracepoint_writable" }, { "cgroup_sockopt", BPF_CGROUP_GETSOCKOPT },
+	{ "tracing", BPF_TRACE_FENTRY, "bpf_fentry_test1" },
+	{ "lsm", BPF_LSM_MAC, "bpf_lsm_file_open" },
+	{ "sk_lookup", BPF_SK_LOOKUP },
+	{ "syscall", .flags = BPF_F_SLEEPABLE },
+};
+
+/* Program types not tried, and why */
+static const char *const prog_types_not_tried[][2] = {
+	{ "ext", "replaces a function of a program with BTF func info; the "
+		 "memory of its load is a program's, as every type here" },
+	{ "struct_ops", "registered only through a struct_ops map, which no "
+			"rule grants (patch 25)" },
+};
+
+struct prog_type_fill {
+	const struct prog_shape *shape;
+	enum bpf_prog_type type;	/* the kernel's value for shape->name */
+	int btf_id;			/* of shape->target in vmlinux */
+	long long held;			/* memlock and image of one, as root's */
+};
+
+/* A program of @t's shape, loaded: fd or -errno */
+static int load_prog_shaped(const struct prog_type_fill *t)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = t->shape->attach,
+		    .attach_btf_id = t->btf_id, .prog_flags = t->shape->flags);
+
+	return load_jit_heavy_as(t->type, &opts);
+}
+
+/* Program @i of the fill of @arg (a struct prog_type_fill), pinned, its
+ * fd closed: 0 or -errno
+ */
+static int pin_prog_shaped(int i, const void *arg)
+{
+	int fd = load_prog_shaped(arg), err = 0;
+	char path[64];
+
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), BPFFS "/" MEMCG_PIN "%d", i);
+	if (bpf_obj_pin(fd, path))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* fdinfo's memlock of @fd, the pages of a program, or -1 */
+static long long fdinfo_memlock(int fd)
+{
+	long long v = -1;
+	char path[64], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %lld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void memcg_one_prog_type(struct prog_type_fill *t, bool hooks)
+{
+	const char *name = t->shape->name;
+	long long before, charged, lost, image;
+	struct fill f = {};
+	int fd, ret;
+
+	/* What one program holds, as root loads it */
+	fd = load_prog_shaped(t);
+	if (!ASSERT_GE(fd, 0, name))
+		return;
+	image = jited_len(fd);
+	t->held = fdinfo_memlock(fd) + image;
+	close(fd);
+	if (!ASSERT_GT(image, 0, name) || !ASSERT_GT(t->held, image, name) ||
+	    !granted_cg_under(hooks, "array", name, MEMCG_MAX))
+		goto out;
+	before = mem_available();
+	ret = pinning_in_cg(fill, &(struct pinner){ pin_prog_shaped, t, PROG_ROUNDS },
+			    &f, sizeof(f));
+	charged = cg_memory_current();
+	lost = before - mem_available();
+	printf("%s: pinned %d of %d (%lld bytes each), then %s %d; lost %lld KiB, "
+	       "charged %lld KiB\n", name, f.pinned, PROG_ROUNDS, t->held,
+	       ret == 1 ? "killed by the cgroup's OOM killer" : "error", f.err,
+	       lost >> 10, charged >> 10);
+	if (!ASSERT_GE(ret, 0, name))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(f.err, -EPERM, name);
+		goto out;
+	}
+	ASSERT_GT(f.pinned, 0, name);
+	ASSERT_TRUE(ret == 1 || f.err == -ENOMEM, name);
+	ASSERT_LT(f.pinned, PROG_ROUNDS / 2, name);
+	ASSERT_GE(charged, f.pinned * t->held, name);
+	ASSERT_LT(lost - charged, TYPE_SLACK, name);
+out:
+	empty_pin_dir();
+	ASSERT_TRUE(eventually(freed, 0), name);
+	ungrant_cg(hooks);
+}
+
+/* Why program type @name is not tried, or NULL */
+static const char *prog_type_not_tried(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(prog_types_not_tried); i++)
+		if (!strcmp(prog_types_not_tried[i][0], name))
+			return prog_types_not_tried[i][1];
+	return NULL;
+}
+
+static void memcg_every_prog_type(bool hooks)
+{
+	struct prog_type_fill t = {};
+	struct btf *btf;
+	const char *why;
+	char lower[64];
+	int i, j, value;
+
+	btf = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(btf, "vmlinux BTF"))
+		return;
+	for (i = 0; kernel_prog_type_at(btf, i, lower, sizeof(lower), &value); i++) {
+		if (!lower[0] || !strcmp(lower, "unspec"))
+			continue;
+		why = prog_type_not_tried(lower);
+		if (why) {
+			printf("%s: not tried: %s\n", lower, why);
+			continue;
+		}
+		for (j = 0; j < ARRAY_SIZE(prog_shapes); j++)
+			if (!strcmp(prog_shapes[j].name, lower))
+				break;
+		if (!ASSERT_LT(j, ARRAY_SIZE(prog_shapes), lower))
+			continue;
+		t = (struct prog_type_fill){ .shape = &prog_shapes[j], .type = value };
+		if (t.shape->built_with &&
+		    btf__find_by_name_kind(btf, t.shape->built_with, BTF_KIND_FUNC) <= 0) {
+			printf("%s: not in this kernel (no %s)\n", lower, t.shape->built_with);
+			continue;
+		}
+		if (t.shape->target) {
+			t.btf_id = btf__find_by_name_kind(btf, t.shape->target, BTF_KIND_FUNC);
+			if (!ASSERT_GT(t.btf_id, 0, t.shape->target))
+				continue;
+		}
+		memcg_one_prog_type(&t, hooks);
+	}
+	btf__free(btf);
 }
 
 #define PERCPU_BYTES	(1 << 20)
@@ -3010,6 +3216,9 @@ void test_grant_escape(void)
 	if (test__start_subtest("jit_memcg_bound") &&
 	    need_patch("bpf, lsm: charge a granted program's JIT image to its loader's memory cgroup"))
 		jit_memcg_bound(hooks);
+	if (test__start_subtest("memcg_every_prog_type") &&
+	    need_patch("bpf, lsm: charge a granted program's JIT image to its loader's memory cgroup"))
+		memcg_every_prog_type(hooks);
 	if (test__start_subtest("sk_lookup_reach") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_lookup_reach(hooks);

@@ -2,8 +2,8 @@
 /*
  * What the running kernel has, from its BTF (/sys/kernel/btf/vmlinux):
  * the guest tests and bpf-bench run on the series' kernel and on stock
- * 6.1 (make ci-base), and ask which one this is, and which map types
- * it knows.
+ * 6.1 (make ci-base), and ask which one this is, and which map and
+ * program types it knows.
  */
 #ifndef KERNEL_BTF_H
 #define KERNEL_BTF_H
@@ -36,16 +36,16 @@ static inline bool kernel_has_token(void)
 }
 
 /*
- * Enumerator @i of @btf's enum bpf_map_type: false past the last. A map
- * type's name, as bpf-grant and libbpf spell it (the enumerator's in
- * lower case, less BPF_MAP_TYPE_), goes to @name; "" for an enumerator
- * that is no map type (__MAX_BPF_MAP_TYPE). Its value to *@value.
+ * Enumerator @i of @btf's enum @enum_name, whose enumerators start with
+ * @prefix: false past the last. Its name less @prefix, in lower case (as
+ * bpf-grant and libbpf spell a map or program type), goes to @name; ""
+ * for one without @prefix (__MAX_BPF_MAP_TYPE). Its value to *@value.
  */
-static inline bool kernel_map_type_at(const struct btf *btf, int i, char *name,
-				      size_t size, int *value)
+static inline bool kernel_enum_at(const struct btf *btf, const char *enum_name,
+				  const char *prefix, int i, char *name, size_t size,
+				  int *value)
 {
-	static const char prefix[] = "BPF_MAP_TYPE_";
-	int id = btf ? btf__find_by_name_kind(btf, "bpf_map_type", BTF_KIND_ENUM) : -1;
+	int id = btf ? btf__find_by_name_kind(btf, enum_name, BTF_KIND_ENUM) : -1;
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	const struct btf_enum *e;
 	const char *e_name;
@@ -64,6 +64,22 @@ static inline bool kernel_map_type_at(const struct btf *btf, int i, char *name,
 	}
 	*value = e->val;
 	return true;
+}
+
+/* Map type @i of the kernel's enum bpf_map_type, as kernel_enum_at() */
+static inline bool kernel_map_type_at(const struct btf *btf, int i, char *name,
+				      size_t size, int *value)
+{
+	return kernel_enum_at(btf, "bpf_map_type", "BPF_MAP_TYPE_", i, name, size,
+			      value);
+}
+
+/* Program type @i of the kernel's enum bpf_prog_type, as kernel_enum_at() */
+static inline bool kernel_prog_type_at(const struct btf *btf, int i, char *name,
+				       size_t size, int *value)
+{
+	return kernel_enum_at(btf, "bpf_prog_type", "BPF_PROG_TYPE_", i, name, size,
+			      value);
 }
 
 #endif
