@@ -256,7 +256,7 @@ ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/
 # (tests/run.sh checks the block against them).
 .PHONY: parity-table
 parity-table: ## docs/container.md's parity table (container_tools) from make ci's and make ci-base's results
-	tools/measure/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity
+	tools/measure/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity $(KSRC)
 
 # The kernel tree's own selftests, from the tree's main branch, on the
 # kernels at base and at the tip, both built with what the selftests ask

@@ -10,8 +10,9 @@
 #
 # usage: parity-table.sh table TIP.json BASE.json RUN.json
 #          the table (Markdown, stdout) of two results.json files
-#        parity-table.sh update TIP_CI BASE_CI OUT.md DOC FIXTURES
-#          from TIP_CI/results.json and BASE_CI/results.json: write
+#        parity-table.sh update TIP_CI BASE_CI OUT.md DOC FIXTURES KSRC
+#          from TIP_CI/results.json and BASE_CI/results.json (the
+#          kernel tree KSRC at the series' tip): write
 #          FIXTURES/{tip,base,run}.json, the table into OUT.md, and the
 #          table into DOC (docs/container.md) between its markers
 #          (make parity-table)
@@ -29,8 +30,9 @@
 # added there, nor a token made), tip granted = TIP's "rule" and
 # "rule_d13", tip token = TIP's "token_d13" and "token_d12", tip with
 # neither = TIP's "no_rule".
-# RUN.json: {"date": TEXT, "machine": TEXT}, where and when the runs were
-# made, written by update (results.json does not say).
+# RUN.json: {"date": TEXT, "machine": TEXT, "commit": TEXT, "series": TEXT},
+# when, where and at which commits of this repository and of the kernel
+# tree the runs were made, written by update (results.json does not say).
 # The fixtures are the results.json files cut to container_tools and its
 # parity subtest; tests/parity-table.sh checks that the document's block is what
 # "table" makes of them.
@@ -56,14 +58,23 @@ cut() {
 	python3 "$top/tools/measure/parity_table.py" cut "$1"
 }
 
-# run.json: when (the tip run's results, UTC) and where (this machine and
-# the accelerator QEMU used, ci/boot.sh's status file)
+# run.json: when (the tip run's results, UTC), where (this machine and
+# the accelerator QEMU used, ci/boot.sh's status file), and what: this
+# repository's commit when the table is made (marked when its files
+# differ from it: make it right after make ci and make ci-base) and the
+# kernel tree's, the series' tip
 run_json() {
 	date=$(date -u -r "$1/results.json" '+%Y-%m-%d %H:%M UTC')
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	accel=$(sed -n 's/^accel=//p' "$1/serial.log.status" 2> /dev/null | head -n 1)
-	python3 -c 'import json, sys; print(json.dumps({"date": sys.argv[1], "machine": sys.argv[2]}))' \
-		"$date" "$(uname -m), ${cpu:-unknown CPU}, $(nproc) CPUs, QEMU ${accel:-(accelerator unknown)}"
+	commit=$(git -C "$top" rev-parse -q --verify --short=12 HEAD 2> /dev/null) ||
+		die "$top is not a git checkout: the table names the commit it was measured at"
+	git -C "$top" diff --quiet HEAD -- 2> /dev/null || commit="$commit with local edits"
+	series=$(git -C "$2" rev-parse -q --verify --short=12 HEAD 2> /dev/null) ||
+		die "$2 has no commits: run make import (the table names the series' tip)"
+	python3 -c 'import json, sys; print(json.dumps(dict(zip(("date", "machine", "commit", "series"), sys.argv[1:]))))' \
+		"$date" "$(uname -m), ${cpu:-unknown CPU}, $(nproc) CPUs, QEMU ${accel:-(accelerator unknown)}" \
+		"$commit" "$series"
 }
 
 # replace_block DOC TABLE.md: DOC with TABLE.md between the markers
@@ -85,21 +96,21 @@ table)
 	table "$@"
 	;;
 update)
-	[ $# = 6 ] || die "usage: $0 update TIP_CI BASE_CI OUT.md DOC FIXTURES"
-	tip=$2 base=$3 out=$4 doc=$5 fix=$6
+	[ $# = 7 ] || die "usage: $0 update TIP_CI BASE_CI OUT.md DOC FIXTURES KSRC"
+	tip=$2 base=$3 out=$4 doc=$5 fix=$6 ksrc=$7
 	for f in "$tip/results.json" "$base/results.json"; do
 		[ -f "$f" ] || die "$f is missing: run make ci and make ci-base first"
 	done
 	mkdir -p "$fix" "$(dirname "$out")"
 	cut "$tip/results.json" > "$fix/tip.json.tmp"
 	cut "$base/results.json" > "$fix/base.json.tmp"
-	run_json "$tip" > "$fix/run.json.tmp"
+	run_json "$tip" "$ksrc" > "$fix/run.json.tmp"
 	table "$fix/tip.json.tmp" "$fix/base.json.tmp" "$fix/run.json.tmp" > "$out"
 	for f in tip base run; do mv "$fix/$f.json.tmp" "$fix/$f.json"; done
 	replace_block "$doc" "$out"
 	note "wrote $out, its table into $doc, and its inputs into $fix/"
 	;;
 *)
-	die "usage: $0 table TIP.json BASE.json RUN.json | update TIP_CI BASE_CI OUT.md DOC FIXTURES"
+	die "usage: $0 table TIP.json BASE.json RUN.json | update TIP_CI BASE_CI OUT.md DOC FIXTURES KSRC"
 	;;
 esac

@@ -94,8 +94,12 @@ def table(tip_path, base_path, run_path):
     order = merged[0][0] + [s for m in merged[1:] for s in m[0] if s not in merged[0][0]]
     order = list(dict.fromkeys(order))
 
-    print("Measured %s on %s; stock: %s, tip: %s (`make parity-table`, from the results of"
-          % (run["date"], run["machine"], kernel(base), kernel(tip)))
+    try:
+        at = "this repository at %s, the series' tip %s" % (run["commit"], run["series"])
+    except KeyError as e:
+        fail("%s has no %s: make parity-table writes it" % (run_path, e))
+    print("Measured %s on %s, %s; stock: %s, tip: %s (`make parity-table`, from the results of"
+          % (run["date"], run["machine"], at, kernel(base), kernel(tip)))
     print("`make ci` and `make ci-base`; do not edit by hand)")
     print()
     print("| step | " + " | ".join(c[0] for c in cols) + " |")
