@@ -68,7 +68,9 @@
  * (PERF_EVENT_IOC_SET_BPF). tracing_attach: a granted raw tracepoint
  * program (BPF_RAW_TRACEPOINT_OPEN) and a perf_event program
  * (BPF_LINK_CREATE on a perf event of its own), each of which would run
- * in every task's context, are not attached by their loader either.
+ * in every task's context, are not attached by their loader either; nor
+ * an fentry program (on bpf_fentry_test1) or an LSM program (on
+ * file_open), by either command, which root's own of the same kinds are.
  * xsk_socket: with xskmap named, the map is
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
@@ -2763,7 +2765,46 @@ out:
 struct tracing_attach {
 	int raw_tp_load, raw_tp_open;	/* BPF_RAW_TRACEPOINT_OPEN */
 	int perf_load, event, perf_link;	/* BPF_LINK_CREATE, a perf event */
+	/* a program of btf_attaches[i]: loaded, BPF_RAW_TRACEPOINT_OPEN,
+	 * BPF_LINK_CREATE
+	 */
+	int btf_load[2], btf_open[2], btf_link[2];
 };
+
+/* Programs attached to a kernel function named by its BTF id */
+static const struct btf_attach {
+	const char *what;
+	enum bpf_prog_type type;
+	enum bpf_attach_type attach;
+	const char *target;
+} btf_attaches[] = {
+	{ "fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "bpf_fentry_test1" },
+	{ "lsm", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "bpf_lsm_file_open" },
+};
+
+/* A program of @a, r0 = 0, for the function of BTF id @btf_id: fd or -errno */
+static int load_btf_attach(const struct btf_attach *a, int btf_id)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = a->attach,
+		    .attach_btf_id = btf_id);
+	int fd = bpf_prog_load(a->type, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* The attaches of a program of @a: each -errno or 0, the link closed */
+static void btf_attach_try(int prog, const struct btf_attach *a, int *open, int *link)
+{
+	int fd = bpf_raw_tracepoint_open(NULL, prog);
+
+	*open = fd < 0 ? -errno : (close(fd), 0);
+	fd = bpf_link_create(prog, 0, a->attach, NULL);
+	*link = fd < 0 ? -errno : (close(fd), 0);
+}
 
 static void tracing_attacker(const void *arg, void *out)
 {
@@ -2771,9 +2812,20 @@ static void tracing_attacker(const void *arg, void *out)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	const int *btf_ids = arg;	/* of btf_attaches[]'s targets */
 	struct tracing_attach *t = out;
-	int prog, fd;
+	int prog, fd, i;
 
+	for (i = 0; i < ARRAY_SIZE(btf_attaches); i++) {
+		t->btf_open[i] = t->btf_link[i] = -ENOEXEC;	/* not tried */
+		prog = load_btf_attach(&btf_attaches[i], btf_ids[i]);
+		t->btf_load[i] = prog < 0 ? prog : 0;
+		if (prog >= 0) {
+			btf_attach_try(prog, &btf_attaches[i], &t->btf_open[i],
+				       &t->btf_link[i]);
+			close(prog);
+		}
+	}
 	t->raw_tp_open = t->event = t->perf_link = -ENOEXEC;	/* not tried */
 	prog = load_insns(BPF_PROG_TYPE_RAW_TRACEPOINT, insns, ARRAY_SIZE(insns), 0);
 	t->raw_tp_load = prog < 0 ? prog : 0;
@@ -2801,28 +2853,61 @@ static void tracing_attacker(const void *arg, void *out)
 	close(prog);
 }
 
-/* A raw tracepoint and a perf_event program, granted only when named
- * (with every privilege), attached by their loader through bpf(): each
- * attach takes the load's CAP_BPF and CAP_PERFMON, which the grantee
- * lacks. Stock refuses the loads.
+/* A raw tracepoint and a perf_event program, an fentry and an LSM
+ * program, granted only when named (with every privilege), attached by
+ * their loader through bpf(): each attach takes the load's CAP_BPF and
+ * CAP_PERFMON, which the grantee lacks. The control: root attaches
+ * programs of its own of the same kinds. Stock refuses the loads.
  */
 static void tracing_attach(bool hooks)
 {
 	struct tracing_attach t = {};
+	int btf_ids[ARRAY_SIZE(btf_attaches)], i, prog, open, link;
+	const struct btf_attach *a;
+	struct btf *btf;
 
-	if (!granted_attack(hooks, "array", "raw_tracepoint,perf_event", false,
-			    tracing_attacker, &t, sizeof(t)))
+	btf = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(btf, "vmlinux BTF"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(btf_attaches); i++)
+		btf_ids[i] = btf__find_by_name_kind(btf, btf_attaches[i].target,
+						    BTF_KIND_FUNC);
+	btf__free(btf);
+	for (i = 0; i < ARRAY_SIZE(btf_attaches); i++) {
+		a = &btf_attaches[i];
+		if (!ASSERT_GT(btf_ids[i], 0, a->target))
+			return;
+		prog = load_btf_attach(a, btf_ids[i]);
+		if (!ASSERT_GE(prog, 0, a->what))
+			continue;
+		btf_attach_try(prog, a, &open, &link);
+		close(prog);
+		ASSERT_OK(open, "root's own, BPF_RAW_TRACEPOINT_OPEN");
+		ASSERT_OK(link, "root's own, BPF_LINK_CREATE");
+	}
+	if (!granted_cg(hooks, "array", "raw_tracepoint,perf_event,tracing,lsm") ||
+	    !ASSERT_OK(in_cg_as_nobody(tracing_attacker, btf_ids, &t, sizeof(t)),
+		       "the attacker reports"))
 		goto out;
 	printf("tracing_attach: raw_tp load %d, open %d; perf_event load %d, "
 	       "event %d, link %d\n", t.raw_tp_load, t.raw_tp_open, t.perf_load,
 	       t.event, t.perf_link);
+	for (i = 0; i < ARRAY_SIZE(btf_attaches); i++)
+		printf("tracing_attach: %s load %d, open %d, link %d\n",
+		       btf_attaches[i].what, t.btf_load[i], t.btf_open[i], t.btf_link[i]);
 	ASSERT_EQ(t.raw_tp_load, hooks ? 0 : -EPERM, "granted raw_tracepoint load");
 	ASSERT_EQ(t.perf_load, hooks ? 0 : -EPERM, "granted perf_event load");
+	for (i = 0; i < ARRAY_SIZE(btf_attaches); i++)
+		ASSERT_EQ(t.btf_load[i], hooks ? 0 : -EPERM, btf_attaches[i].what);
 	if (!hooks)
 		goto out;
 	ASSERT_EQ(t.raw_tp_open, -EPERM, "BPF_RAW_TRACEPOINT_OPEN sys_enter");
 	ASSERT_OK(t.event, "a software perf event of its own");
 	ASSERT_EQ(t.perf_link, -EPERM, "BPF_LINK_CREATE on that event");
+	for (i = 0; i < ARRAY_SIZE(btf_attaches); i++) {
+		ASSERT_EQ(t.btf_open[i], -EPERM, btf_attaches[i].what);
+		ASSERT_EQ(t.btf_link[i], -EPERM, btf_attaches[i].what);
+	}
 out:
 	ungrant_cg(hooks);
 }
