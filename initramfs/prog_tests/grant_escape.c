@@ -71,6 +71,9 @@
  * in every task's context, are not attached by their loader either; nor
  * an fentry program (on bpf_fentry_test1) or an LSM program (on
  * file_open), by either command, which root's own of the same kinds are.
+ * struct_ops_register: nor struct_ops programs, registered as a TCP
+ * congestion control through a struct_ops map of root's whose fd the
+ * attacker holds; root registers the same programs.
  * xsk_socket: with xskmap named, the map is
  * granted, but the AF_XDP sockets that are its entries still take
  * CAP_NET_RAW over their network namespace.
@@ -2912,6 +2915,220 @@ out:
 	ungrant_cg(hooks);
 }
 
+/*
+ * struct_ops_register: a struct_ops map registers its programs for the
+ * whole host, here as a TCP congestion control. Root's map, whose fd the
+ * attacker inherits, is updated with programs the attacker loaded under
+ * a rule that names struct_ops (every privilege): refused, as any attach
+ * of a granted program by a caller without its load's capabilities. The
+ * control: root registers the same programs. Stock refuses the loads.
+ */
+#define CA_NAME		"grant_escape"	/* TCP_CA_NAME_MAX: 16 */
+#define CA_PIN		"ca_"		/* in the attacker's pin directory */
+#define CA_AVAIL	"/proc/sys/net/ipv4/tcp_available_congestion_control"
+
+/* The members a congestion control must have, that the programs fill */
+static const char *const ca_members[] = { "ssthresh", "undo_cwnd", "cong_avoid" };
+
+/* Where they are, from vmlinux BTF: the struct_ops map's value is
+ * struct bpf_struct_ops_tcp_congestion_ops, whose data is the ops
+ */
+static struct ca_layout {
+	int ops_id, value_id;
+	__u32 value_size, data_off, name_off;
+	__u32 off[ARRAY_SIZE(ca_members)], idx[ARRAY_SIZE(ca_members)];
+} ca;
+static int ca_map = -1;	/* root's, inherited by the attacker */
+
+/* Byte offset of member @name of @t, its index to *@idx: -1 if none */
+static int member_off(const struct btf_type *t, const struct btf *btf,
+		      const char *name, __u32 *idx)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
+			if (idx)
+				*idx = i;
+			return btf_member_bit_offset(t, i) / 8;
+		}
+	return -1;
+}
+
+static int ca_layout(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *ops, *value;
+	int i, off, err = -1;
+
+	if (!btf)
+		return -1;
+	ca.ops_id = btf__find_by_name_kind(btf, "tcp_congestion_ops", BTF_KIND_STRUCT);
+	ca.value_id = btf__find_by_name_kind(btf, "bpf_struct_ops_tcp_congestion_ops",
+					     BTF_KIND_STRUCT);
+	if (ca.ops_id <= 0 || ca.value_id <= 0)
+		goto out;
+	ops = btf__type_by_id(btf, ca.ops_id);
+	value = btf__type_by_id(btf, ca.value_id);
+	ca.value_size = value->size;
+	off = member_off(value, btf, "data", NULL);
+	ca.data_off = off;
+	if (off < 0 || (off = member_off(ops, btf, "name", NULL)) < 0)
+		goto out;
+	ca.name_off = off;
+	for (i = 0; i < ARRAY_SIZE(ca_members); i++) {
+		off = member_off(ops, btf, ca_members[i], &ca.idx[i]);
+		if (off < 0)
+			goto out;
+		ca.off[i] = off;
+	}
+	err = 0;
+out:
+	btf__free(btf);
+	return err;
+}
+
+/* The struct_ops program for ca_members[@i], r0 = 2: fd or -errno */
+static int load_ca_prog(int i)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 2 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = ca.idx[i],
+		    .attach_btf_id = ca.ops_id);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, NULL, "GPL", insns,
+			       ARRAY_SIZE(insns), &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Update ca_map with @progs as the members: the update's -errno, or 0
+ * once registered, and then unregistered again
+ */
+static int ca_register(const int *progs)
+{
+	char *value = calloc(1, ca.value_size);
+	__u32 key = 0;
+	int i, err;
+
+	if (!value)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(ca_members); i++)
+		*(__u64 *)(value + ca.data_off + ca.off[i]) = progs[i];
+	strcpy(value + ca.data_off + ca.name_off, CA_NAME);
+	err = bpf_map_update_elem(ca_map, &key, value, BPF_ANY) ? -errno : 0;
+	free(value);
+	return err;
+}
+
+/* How far the attacker got: each step's -errno, 0 if it worked */
+struct ca_attack {
+	int load, pin, update;
+};
+
+static void ca_attacker(const void *arg, void *out)
+{
+	int progs[ARRAY_SIZE(ca_members)], i, n;
+	struct ca_attack *a = out;
+	char path[64];
+
+	a->pin = a->update = -ENOEXEC;	/* not tried */
+	for (n = 0; n < ARRAY_SIZE(ca_members); n++) {
+		progs[n] = load_ca_prog(n);
+		if (progs[n] < 0) {
+			a->load = progs[n];
+			break;
+		}
+	}
+	if (n == ARRAY_SIZE(ca_members)) {
+		a->pin = 0;
+		for (i = 0; i < n && !a->pin; i++) {
+			snprintf(path, sizeof(path), BPFFS "/" CA_PIN "%d", i);
+			a->pin = bpf_obj_pin(progs[i], path) ? -errno : 0;
+		}
+		a->update = ca_register(progs);
+		if (!a->update)	/* unregister what got through */
+			bpf_map_delete_elem(ca_map, &(__u32){ 0 });
+	}
+	for (i = 0; i < n; i++)
+		close(progs[i]);
+}
+
+/* Whether congestion control CA_NAME is registered */
+static bool ca_registered(void)
+{
+	char buf[512] = "";
+	FILE *f = fopen(CA_AVAIL, "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, CA_NAME);
+}
+
+static void struct_ops_register(bool hooks)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int progs[ARRAY_SIZE(ca_members)], i, err;
+	struct ca_attack a = {};
+	bool registered = false;
+	char path[64];
+
+	for (i = 0; i < ARRAY_SIZE(progs); i++)
+		progs[i] = -1;
+	if (!ASSERT_OK(ca_layout(), "tcp_congestion_ops, from vmlinux BTF"))
+		return;
+	/* the map takes a BTF fd of user space's too, any (map_create()) */
+	opts.btf_fd = int_btf();
+	opts.btf_vmlinux_value_type_id = ca.value_id;
+	if (!ASSERT_GE(opts.btf_fd, 0, "a BTF"))
+		return;
+	ca_map = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "grant_ca", 4, ca.value_size, 1,
+				&opts);
+	close(opts.btf_fd);
+	if (!ASSERT_GE(ca_map, 0, "root's struct_ops map"))
+		return;
+	if (!granted_cg(hooks, "array", "struct_ops") ||
+	    !ASSERT_OK(pinning_in_cg(ca_attacker, NULL, &a, sizeof(a)),
+		       "the attacker reports"))
+		goto out;
+	printf("%s: load %d, pin %d, update of root's map %d\n", __func__, a.load,
+	       a.pin, a.update);
+	if (!hooks) {
+		ASSERT_EQ(a.load, -EPERM, "stock: struct_ops programs refused");
+		goto out;
+	}
+	ASSERT_OK(a.load, "granted struct_ops programs");
+	ASSERT_OK(a.pin, "pinned");
+	ASSERT_EQ(a.update, -EPERM, "the attacker registers them in root's map");
+	for (i = 0; i < ARRAY_SIZE(progs); i++) {
+		snprintf(path, sizeof(path), PIN_DIR "/" CA_PIN "%d", i);
+		progs[i] = bpf_obj_get(path);
+		if (!ASSERT_GE(progs[i], 0, path))
+			goto out;
+	}
+	err = ca_register(progs);
+	if (!err) {
+		registered = ca_registered();
+		bpf_map_delete_elem(ca_map, &(__u32){ 0 });
+	}
+	ASSERT_OK(err, "root registers the same programs");
+	ASSERT_TRUE(registered, "and the kernel lists " CA_NAME);
+	ASSERT_FALSE(ca_registered(), "unregistered after");
+out:
+	for (i = 0; i < ARRAY_SIZE(progs); i++)
+		if (progs[i] >= 0)
+			close(progs[i]);
+	empty_pin_dir();
+	close(ca_map);
+	ca_map = -1;
+	ungrant_cg(hooks);
+}
+
 /* As nobody in CG: a granted xskmap (-ENOTCONN if refused), then an
  * AF_XDP socket, its entry: the socket's -errno
  */
@@ -3286,6 +3503,9 @@ void test_grant_escape(void)
 		perf_event_set_bpf(hooks);
 	if (test__start_subtest("tracing_attach"))
 		tracing_attach(hooks);
+	if (test__start_subtest("struct_ops_register") &&
+	    need_patch("bpf, lsm: registering a granted struct_ops program takes its load's caps"))
+		struct_ops_register(hooks);
 	if (test__start_subtest("xsk_socket"))
 		xsk_socket(hooks);
 	if (test__start_subtest("zero_seed"))
