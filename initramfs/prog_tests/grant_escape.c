@@ -2145,11 +2145,28 @@ out_unmap:
  * each said in prog_types_not_tried; a type of the kernel with no shape
  * fails. On the stock kernel, the attacker is refused its first program.
  */
+/* Byte offset of member @name of @t, its index to *@idx: -1 if none */
+static int member_off(const struct btf_type *t, const struct btf *btf,
+		      const char *name, __u32 *idx)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
+			if (idx)
+				*idx = i;
+			return btf_member_bit_offset(t, i) / 8;
+		}
+	return -1;
+}
+
 #define PROG_ROUNDS	512
 
 /* How to load a program of one type: its expected attach type, the
- * vmlinux function it attaches to, its flags, and a function that only a
- * kernel built with the type has
+ * vmlinux function it attaches to (or, with @member, the struct whose
+ * member it is, that member's index its attach type), its flags, and a
+ * function that only a kernel built with the type has
  */
 struct prog_shape {
 	const char *name;	/* libbpf's (and bpf-grant's) name */
@@ -2157,6 +2174,7 @@ struct prog_shape {
 	const char *target;
 	__u32 flags;
 	const char *built_with;
+	const char *member;
 };
 
 static const struct prog_shape prog_shapes[] = {
@@ -2170,6 +2188,7 @@ static const struct prog_shape prog_shapes[] = {
 	{ "raw_tracepoint_writable" }, { "cgroup_sockopt", BPF_CGROUP_GETSOCKOPT },
 	{ "tracing", BPF_TRACE_FENTRY, "bpf_fentry_test1" },
 	{ "lsm", BPF_LSM_MAC, "bpf_lsm_file_open" },
+	{ "struct_ops", .target = "tcp_congestion_ops", .member = "ssthresh" },
 	{ "sk_lookup", BPF_SK_LOOKUP },
 	{ "syscall", .flags = BPF_F_SLEEPABLE },
 };
@@ -2178,14 +2197,13 @@ static const struct prog_shape prog_shapes[] = {
 static const char *const prog_types_not_tried[][2] = {
 	{ "ext", "replaces a function of a program with BTF func info; the "
 		 "memory of its load is a program's, as every type here" },
-	{ "struct_ops", "registered only through a struct_ops map, which no "
-			"rule grants (patch 25)" },
 };
 
 struct prog_type_fill {
 	const struct prog_shape *shape;
 	enum bpf_prog_type type;	/* the kernel's value for shape->name */
 	int btf_id;			/* of shape->target in vmlinux */
+	__u32 attach;			/* shape->attach, or the member's index */
 	long long held;			/* memlock and image of one, as root's */
 };
 
@@ -2193,7 +2211,7 @@ struct prog_type_fill {
 static int load_prog_shaped(const struct prog_type_fill *t)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = t->shape->attach,
+		    .expected_attach_type = t->attach,
 		    .attach_btf_id = t->btf_id, .prog_flags = t->shape->flags);
 
 	return load_jit_heavy_as(t->type, &opts);
@@ -2311,17 +2329,24 @@ static void memcg_every_prog_type(bool hooks)
 				break;
 		if (!ASSERT_LT(j, ARRAY_SIZE(prog_shapes), lower))
 			continue;
-		t = (struct prog_type_fill){ .shape = &prog_shapes[j], .type = value };
+		t = (struct prog_type_fill){ .shape = &prog_shapes[j], .type = value,
+					     .attach = prog_shapes[j].attach };
 		if (t.shape->built_with &&
 		    btf__find_by_name_kind(btf, t.shape->built_with, BTF_KIND_FUNC) <= 0) {
 			printf("%s: not in this kernel (no %s)\n", lower, t.shape->built_with);
 			continue;
 		}
 		if (t.shape->target) {
-			t.btf_id = btf__find_by_name_kind(btf, t.shape->target, BTF_KIND_FUNC);
+			t.btf_id = btf__find_by_name_kind(btf, t.shape->target,
+							  t.shape->member ? BTF_KIND_STRUCT :
+									    BTF_KIND_FUNC);
 			if (!ASSERT_GT(t.btf_id, 0, t.shape->target))
 				continue;
 		}
+		if (t.shape->member &&
+		    !ASSERT_GE(member_off(btf__type_by_id(btf, t.btf_id), btf,
+					  t.shape->member, &t.attach), 0, t.shape->member))
+			continue;
 		memcg_one_prog_type(&t, hooks);
 	}
 	btf__free(btf);
@@ -2940,22 +2965,6 @@ static struct ca_layout {
 } ca;
 static int ca_map = -1;	/* root's, inherited by the attacker */
 
-/* Byte offset of member @name of @t, its index to *@idx: -1 if none */
-static int member_off(const struct btf_type *t, const struct btf *btf,
-		      const char *name, __u32 *idx)
-{
-	const struct btf_member *m = btf_members(t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
-			if (idx)
-				*idx = i;
-			return btf_member_bit_offset(t, i) / 8;
-		}
-	return -1;
-}
-
 static int ca_layout(void)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -3073,7 +3082,7 @@ static bool ca_registered(void)
 static void struct_ops_register(bool hooks)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int progs[ARRAY_SIZE(ca_members)], i, err;
+	int progs[ARRAY_SIZE(ca_members)], i, err, btf;
 	struct ca_attack a = {};
 	bool registered = false;
 	char path[64];
@@ -3083,13 +3092,14 @@ static void struct_ops_register(bool hooks)
 	if (!ASSERT_OK(ca_layout(), "tcp_congestion_ops, from vmlinux BTF"))
 		return;
 	/* the map takes a BTF fd of user space's too, any (map_create()) */
-	opts.btf_fd = int_btf();
-	opts.btf_vmlinux_value_type_id = ca.value_id;
-	if (!ASSERT_GE(opts.btf_fd, 0, "a BTF"))
+	btf = int_btf();
+	if (!ASSERT_GE(btf, 0, "a BTF"))
 		return;
+	opts.btf_fd = btf;
+	opts.btf_vmlinux_value_type_id = ca.value_id;
 	ca_map = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "grant_ca", 4, ca.value_size, 1,
 				&opts);
-	close(opts.btf_fd);
+	close(btf);
 	if (!ASSERT_GE(ca_map, 0, "root's struct_ops map"))
 		return;
 	if (!granted_cg(hooks, "array", "struct_ops") ||
