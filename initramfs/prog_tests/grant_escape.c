@@ -35,6 +35,9 @@
  * own under the same memory.max: the events held must be charged to its
  * cgroup and stop it there.
  *
+ * sockmap_links_charged: the same for the link each entry of a socket
+ * map keeps, one socket in every entry of a sockmap.
+ *
  * perf_event_array_one_event: the same with one event in every entry.
  * Each entry still costs a charge, but no new event's file is charged
  * beside it, so only the entries' own charge can stop the attacker: a
@@ -1276,10 +1279,10 @@ out_btf:
 #define PEA_BATCH	1024
 #define PEA_PIN		"perf_array"	/* in the attacker's pin directory */
 
-/* How far the attacker got */
-struct pea_fill {
-	int map;	/* the granted perf_event_array, pinned: 0 or -errno */
-	int filled;	/* entries holding an event whose fd it closed */
+/* How far the attacker got filling a map's entries */
+struct entry_fill {
+	int map;	/* the granted map, pinned: 0 or -errno */
+	int filled;	/* entries it filled */
 	int err;	/* why it stopped: -errno, 0 if every entry was filled */
 	bool killed;	/* or a child killed (by the cgroup's OOM killer) */
 };
@@ -1315,7 +1318,7 @@ static void pea_fill(const void *arg, void *out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_PRESERVE_ELEMS);
 	const struct pea_arg *a = arg;
-	struct pea_fill *f = out;	/* shared with the children too */
+	struct entry_fill *f = out;	/* shared with the children too */
 	int map, event, status;
 	__u32 i, end;
 	pid_t pid;
@@ -1389,7 +1392,7 @@ static void perf_event_array_charged(bool hooks)
 {
 	long long event_size = kernel_struct_size("perf_event"), before, held;
 	struct pea_arg arg = { .entries = PEA_ENTRIES };
-	struct pea_fill f = {};
+	struct entry_fill f = {};
 	int ret;
 
 	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
@@ -1429,7 +1432,7 @@ static void perf_event_array_one_event(bool hooks)
 {
 	struct pea_arg arg = { .entries = PEA_ENTRIES, .one_event = true };
 	long long before, after = -1;
-	struct pea_fill f = {};
+	struct entry_fill f = {};
 	int ret;
 
 	if (!granted_cg_under(hooks, "perf_event_array", "socket_filter", MEMCG_MAX))
@@ -1466,7 +1469,7 @@ static void perf_event_array_capbpf_unchanged(void)
 {
 	long long event_size = kernel_struct_size("perf_event"), before, grew = -1;
 	struct pea_arg arg = { .entries = PEA_ROOT_ENTRIES };
-	struct pea_fill f = {};
+	struct entry_fill f = {};
 	int ret;
 
 	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
@@ -2145,6 +2148,92 @@ out_unmap:
  * each said in prog_types_not_tried; a type of the kernel with no shape
  * fails. On the stock kernel, the attacker is refused its first program.
  */
+/*
+ * sockmap_links_charged (sockmap named): each entry of a socket map
+ * holds a link, charged to no one on stock. The attacker puts one UDP
+ * socket of its own into every entry of a sockmap of SOCKMAP_ENTRIES
+ * under memory.max SOCKMAP_MAX, and stops there, holding both (closing
+ * the socket would take it out of the map): the links must be charged,
+ * and refused with ENOMEM at memory.max; the kernel memory the guest
+ * lost less what the cgroup is charged must stay under TYPE_SLACK.
+ */
+#define SOCKMAP_ENTRIES	(128 * 1024)	/* its array of sockets: 1 MiB */
+/* The socket's close takes each of its links out of its list, which it
+ * walks each time: a time quadratic in the links (about 100k of them held
+ * a CPU past the RCU stall timeout under TCG). Few enough links here.
+ */
+#define SOCKMAP_MAX	(3 << 20)
+
+/* Fill a sockmap with one socket, both left open: a struct entry_fill */
+static void sockmap_fill(const void *arg, void *out)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct entry_fill *f = out;
+	int map, sock;
+	__u32 i;
+
+	map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, SOCKMAP_ENTRIES, NULL);
+	f->map = map < 0 ? -errno : 0;
+	if (f->map)
+		return;
+	/* bound, so hashed, as a socket map wants a UDP socket */
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0 || bind(sock, (void *)&addr, sizeof(addr)))
+		f->err = -errno;
+	for (i = 0; !f->err && i < SOCKMAP_ENTRIES; i++) {
+		if (bpf_map_update_elem(map, &i, &sock, BPF_ANY))
+			f->err = -errno;
+		else
+			f->filled++;
+	}
+}
+
+static void sockmap_links_charged(bool hooks)
+{
+	long long before, lost = -1, charged = -1;
+	struct entry_fill *f;
+	pid_t pid = -1;
+
+	/* what the attacker reports, in a page of the parent's */
+	f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	if (!ASSERT_NEQ(f, MAP_FAILED, "mmap"))
+		return;
+	memset(f, 0, sizeof(*f));
+	if (!granted_cg_under(hooks, "sockmap", "socket_filter", SOCKMAP_MAX))
+		goto out;
+	before = mem_available();
+	pid = stopped_in_cg(CG, sockmap_fill, NULL, f);
+	if (pid > 0) {
+		charged = cg_memory_current();
+		lost = before - mem_available();
+	}
+	printf("%s: map %d, %d of %d entries filled with one socket, then error %d; "
+	       "lost %lld KiB, charged %lld KiB, memory.max %d KiB\n", __func__,
+	       f->map, f->filled, SOCKMAP_ENTRIES, f->err, lost >> 10, charged >> 10,
+	       SOCKMAP_MAX >> 10);
+	if (!ASSERT_GT(pid, 0, "the attacker stopped, holding its map"))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(f->map, -EPERM, "stock refuses the map");
+		goto out;
+	}
+	ASSERT_OK(f->map, "a granted sockmap");
+	ASSERT_GT(f->filled, 0, "entries filled");
+	ASSERT_LT(f->filled, SOCKMAP_ENTRIES, "not every entry");
+	ASSERT_EQ(f->err, -ENOMEM, "refused with ENOMEM");
+	/* a charge that may not fail (the stop's own) can pass memory.max
+	 * by a page or so; a forced charge per link would pass it by MiBs
+	 */
+	ASSERT_LE(charged, SOCKMAP_MAX + (256 << 10), "memory.current near memory.max");
+	ASSERT_LT(lost - charged, TYPE_SLACK, "what the guest lost, charged");
+out:
+	end_stopped(pid);
+	ASSERT_TRUE(eventually(freed, 0), "freed once it is gone");
+	ungrant_cg(hooks);
+	munmap(f, sizeof(*f));
+}
+
 /* Byte offset of member @name of @t, its index to *@idx: -1 if none */
 static int member_off(const struct btf_type *t, const struct btf *btf,
 		      const char *name, __u32 *idx)
@@ -3494,6 +3583,9 @@ void test_grant_escape(void)
 	if (test__start_subtest("perf_event_array_charged") &&
 	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
 		perf_event_array_charged(hooks);
+	if (test__start_subtest("sockmap_links_charged") &&
+	    need_patch("bpf, sockmap: charge a granted socket map's links to its memory cgroup"))
+		sockmap_links_charged(hooks);
 	if (test__start_subtest("perf_event_array_one_event") &&
 	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
 		perf_event_array_one_event(hooks);
