@@ -36,7 +36,8 @@
  * cgroup and stop it there.
  *
  * sockmap_links_charged: the same for the link each entry of a socket
- * map keeps, one socket in every entry of a sockmap.
+ * map keeps, sockets in every entry of a sockmap. sockmap_close_bounded:
+ * one socket goes into at most SOCK_LINKS entries of granted maps.
  *
  * perf_event_array_one_event: the same with one event in every entry.
  * Each entry still costs a charge, but no new event's file is charged
@@ -2148,44 +2149,143 @@ out_unmap:
  * each said in prog_types_not_tried; a type of the kernel with no shape
  * fails. On the stock kernel, the attacker is refused its first program.
  */
+/* A UDP socket bound to a port of its own, so hashed, as a socket map
+ * wants one: fd or -errno
+ */
+static int bound_udp(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (sock >= 0 && bind(sock, (void *)&addr, sizeof(addr))) {
+		close(sock);
+		return -errno;
+	}
+	return sock < 0 ? -errno : sock;
+}
+
 /*
  * sockmap_links_charged (sockmap named): each entry of a socket map
- * holds a link, charged to no one on stock. The attacker puts one UDP
- * socket of its own into every entry of a sockmap of SOCKMAP_ENTRIES
- * under memory.max SOCKMAP_MAX, and stops there, holding both (closing
- * the socket would take it out of the map): the links must be charged,
+ * holds a link, charged to no one on stock. The attacker puts UDP
+ * sockets of its own into every entry of a sockmap of SOCKMAP_ENTRIES,
+ * each in as many as it takes, under memory.max SOCKMAP_MAX, and stops
+ * there, holding them (closing a socket takes it out of the map): the
+ * links must be charged,
  * and refused with ENOMEM at memory.max; the kernel memory the guest
  * lost less what the cgroup is charged must stay under TYPE_SLACK.
  */
 #define SOCKMAP_ENTRIES	(128 * 1024)	/* its array of sockets: 1 MiB */
-/* The socket's close takes each of its links out of its list, which it
- * walks each time: a time quadratic in the links (about 100k of them held
- * a CPU past the RCU stall timeout under TCG). Few enough links here.
- */
 #define SOCKMAP_MAX	(3 << 20)
+/* The entries of granted maps a socket goes into (the kernel's
+ * SOCK_MAP_GRANTED_LINKS): its close walks its links once per link
+ */
+#define SOCK_LINKS	1024
 
-/* Fill a sockmap with one socket, both left open: a struct entry_fill */
-static void sockmap_fill(const void *arg, void *out)
+/*
+ * sockmap_close_bounded (sockmap named): the attacker puts one socket
+ * into SOCKMAP_ONE_ENTRIES entries of a granted sockmap; its close would
+ * take time quadratic in them (100k held a CPU past the RCU stall
+ * timeout under TCG). Refused with ENOSPC after SOCK_LINKS, and a second
+ * socket goes on. The control: root's sockmap takes one socket in all.
+ */
+#define SOCKMAP_ONE_ENTRIES	(4 * SOCK_LINKS)
+
+/* One socket into each entry of a new sockmap until refused: its -errno
+ * and how many in @out's struct entry_fill; then a second socket
+ * into the next entry: its -errno in @out's map
+ */
+static void sockmap_one_socket(const void *arg, void *out)
 {
-	struct sockaddr_in addr = { .sin_family = AF_INET };
 	struct entry_fill *f = out;
-	int map, sock;
+	int map, sock, second;
 	__u32 i;
 
-	map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, SOCKMAP_ENTRIES, NULL);
+	map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, SOCKMAP_ONE_ENTRIES, NULL);
 	f->map = map < 0 ? -errno : 0;
-	if (f->map)
-		return;
-	/* bound, so hashed, as a socket map wants a UDP socket */
-	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (sock < 0 || bind(sock, (void *)&addr, sizeof(addr)))
-		f->err = -errno;
-	for (i = 0; !f->err && i < SOCKMAP_ENTRIES; i++) {
+	sock = f->map ? -1 : bound_udp();
+	f->err = f->map ?: sock < 0 ? sock : 0;
+	for (i = 0; !f->err && i < SOCKMAP_ONE_ENTRIES; i++) {
 		if (bpf_map_update_elem(map, &i, &sock, BPF_ANY))
 			f->err = -errno;
 		else
 			f->filled++;
 	}
+	if (i < SOCKMAP_ONE_ENTRIES) {
+		second = bound_udp();
+		f->map = second < 0 ? second :
+			 bpf_map_update_elem(map, &i, &second, BPF_ANY) ? -errno : 0;
+		if (second >= 0)
+			close(second);
+	}
+	if (sock >= 0)
+		close(sock);
+	if (map >= 0)
+		close(map);
+}
+
+static void sockmap_close_bounded(bool hooks)
+{
+	struct entry_fill f = {}, root = {};
+	int ret;
+
+	sockmap_one_socket(NULL, &root);	/* as root, here */
+	printf("%s: root's sockmap, one socket in %d of %d entries, error %d\n",
+	       __func__, root.filled, SOCKMAP_ONE_ENTRIES, root.err);
+	ASSERT_EQ(root.filled, SOCKMAP_ONE_ENTRIES, "root: one socket in every entry");
+	if (!granted_cg(hooks, "sockmap", "socket_filter"))
+		goto out;
+	ret = in_cg_as_nobody(sockmap_one_socket, NULL, &f, sizeof(f));
+	printf("%s: one socket in %d of %d entries, then error %d; a second: %d\n",
+	       __func__, f.filled, SOCKMAP_ONE_ENTRIES, f.err, f.map);
+	if (!ASSERT_OK(ret, "the attacker reports"))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(f.err, -EPERM, "stock refuses the map");
+		goto out;
+	}
+	ASSERT_EQ(f.filled, SOCK_LINKS, "one socket in SOCK_LINKS entries");
+	ASSERT_EQ(f.err, -ENOSPC, "then ENOSPC");
+	ASSERT_OK(f.map, "a second socket goes on");
+out:
+	ungrant_cg(hooks);
+}
+
+/* Put sockets into every entry of @map, each into as many as a granted
+ * map takes (SOCK_LINKS): how far it got into @f. The sockets are made
+ * first, so that a full memory cgroup refuses an entry (ENOMEM), not a
+ * socket (its OOM killer); they are left open.
+ */
+static void sockmap_entries(int map, __u32 entries, struct entry_fill *f)
+{
+	int socks[SOCKMAP_ENTRIES / SOCK_LINKS], n;
+	__u32 i = 0;
+
+	for (n = 0; n < ARRAY_SIZE(socks) && !f->err; n++) {
+		socks[n] = bound_udp();
+		f->err = socks[n] < 0 ? socks[n] : 0;
+	}
+	for (n = 0; !f->err && i < entries && n < ARRAY_SIZE(socks); ) {
+		if (!bpf_map_update_elem(map, &i, &socks[n], BPF_ANY)) {
+			f->filled++;
+			i++;
+		} else if (errno == ENOSPC) {
+			n++;
+		} else {
+			f->err = -errno;
+		}
+	}
+}
+
+/* Fill a sockmap, the map and its sockets left open: a struct entry_fill */
+static void sockmap_fill(const void *arg, void *out)
+{
+	struct entry_fill *f = out;
+	int map;
+
+	map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, SOCKMAP_ENTRIES, NULL);
+	f->map = map < 0 ? -errno : 0;
+	if (!f->map)
+		sockmap_entries(map, SOCKMAP_ENTRIES, f);
 }
 
 static void sockmap_links_charged(bool hooks)
@@ -2208,9 +2308,9 @@ static void sockmap_links_charged(bool hooks)
 		charged = cg_memory_current();
 		lost = before - mem_available();
 	}
-	printf("%s: map %d, %d of %d entries filled with one socket, then error %d; "
+	printf("%s: map %d, %d of %d entries filled, %d a socket, then error %d; "
 	       "lost %lld KiB, charged %lld KiB, memory.max %d KiB\n", __func__,
-	       f->map, f->filled, SOCKMAP_ENTRIES, f->err, lost >> 10, charged >> 10,
+	       f->map, f->filled, SOCKMAP_ENTRIES, SOCK_LINKS, f->err, lost >> 10, charged >> 10,
 	       SOCKMAP_MAX >> 10);
 	if (!ASSERT_GT(pid, 0, "the attacker stopped, holding its map"))
 		goto out;
@@ -3584,8 +3684,12 @@ void test_grant_escape(void)
 	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
 		perf_event_array_charged(hooks);
 	if (test__start_subtest("sockmap_links_charged") &&
-	    need_patch("bpf, sockmap: charge a granted socket map's links to its memory cgroup"))
+	    need_patch("bpf, sockmap: charge a granted socket map's links to its memory cgroup") &&
+	    need_patch("bpf, sockmap: a socket goes into 1024 entries of granted maps"))
 		sockmap_links_charged(hooks);
+	if (test__start_subtest("sockmap_close_bounded") &&
+	    need_patch("bpf, sockmap: a socket goes into 1024 entries of granted maps"))
+		sockmap_close_bounded(hooks);
 	if (test__start_subtest("perf_event_array_one_event") &&
 	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
 		perf_event_array_one_event(hooks);
