@@ -2182,25 +2182,28 @@ static int bound_udp(void)
 #define SOCK_LINKS	1024
 
 /*
- * sockmap_close_bounded (sockmap named): the attacker puts one socket
- * into SOCKMAP_ONE_ENTRIES entries of a granted sockmap; its close would
- * take time quadratic in them (100k held a CPU past the RCU stall
- * timeout under TCG). Refused with ENOSPC after SOCK_LINKS, and a second
- * socket goes on. The control: root's sockmap takes one socket in all.
+ * sockmap_close_bounded (sockmap and sockhash named): the attacker puts
+ * one socket into SOCKMAP_ONE_ENTRIES entries of a granted sockmap, and
+ * of a sockhash; its close would take time quadratic in them (100k held a
+ * CPU past the RCU stall timeout under TCG). Refused with ENOSPC after
+ * SOCK_LINKS, and a second socket goes on. The control: root's maps of
+ * both types take one socket in all.
  */
 #define SOCKMAP_ONE_ENTRIES	(4 * SOCK_LINKS)
 
-/* One socket into each entry of a new sockmap until refused: its -errno
- * and how many in @out's struct entry_fill; then a second socket
- * into the next entry: its -errno in @out's map
+/* One socket into each entry of a new map of type *@arg (a sockmap or
+ * a sockhash) until refused: its -errno and how many in @out's struct
+ * entry_fill; then a second socket into the next entry: its -errno in
+ * @out's map
  */
 static void sockmap_one_socket(const void *arg, void *out)
 {
+	enum bpf_map_type type = *(const enum bpf_map_type *)arg;
 	struct entry_fill *f = out;
 	int map, sock, second;
 	__u32 i;
 
-	map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, SOCKMAP_ONE_ENTRIES, NULL);
+	map = bpf_map_create(type, NULL, 4, 4, SOCKMAP_ONE_ENTRIES, NULL);
 	f->map = map < 0 ? -errno : 0;
 	sock = f->map ? -1 : bound_udp();
 	f->err = f->map ?: sock < 0 ? sock : 0;
@@ -2210,7 +2213,7 @@ static void sockmap_one_socket(const void *arg, void *out)
 		else
 			f->filled++;
 	}
-	if (i < SOCKMAP_ONE_ENTRIES) {
+	if (map >= 0 && i < SOCKMAP_ONE_ENTRIES) {
 		second = bound_udp();
 		f->map = second < 0 ? second :
 			 bpf_map_update_elem(map, &i, &second, BPF_ANY) ? -errno : 0;
@@ -2225,27 +2228,34 @@ static void sockmap_one_socket(const void *arg, void *out)
 
 static void sockmap_close_bounded(bool hooks)
 {
-	struct entry_fill f = {}, root = {};
-	int ret;
+	static const enum bpf_map_type types[] = {
+		BPF_MAP_TYPE_SOCKMAP, BPF_MAP_TYPE_SOCKHASH,
+	};
+	struct entry_fill f, root;
+	int i, ret;
 
-	sockmap_one_socket(NULL, &root);	/* as root, here */
-	printf("%s: root's sockmap, one socket in %d of %d entries, error %d\n",
-	       __func__, root.filled, SOCKMAP_ONE_ENTRIES, root.err);
-	ASSERT_EQ(root.filled, SOCKMAP_ONE_ENTRIES, "root: one socket in every entry");
-	if (!granted_cg(hooks, "sockmap", "socket_filter"))
+	if (!granted_cg(hooks, "sockmap,sockhash", "socket_filter"))
 		goto out;
-	ret = in_cg_as_nobody(sockmap_one_socket, NULL, &f, sizeof(f));
-	printf("%s: one socket in %d of %d entries, then error %d; a second: %d\n",
-	       __func__, f.filled, SOCKMAP_ONE_ENTRIES, f.err, f.map);
-	if (!ASSERT_OK(ret, "the attacker reports"))
-		goto out;
-	if (!hooks) {
-		ASSERT_EQ(f.err, -EPERM, "stock refuses the map");
-		goto out;
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		root = (struct entry_fill){};
+		sockmap_one_socket(&types[i], &root);	/* as root, here */
+		f = (struct entry_fill){};
+		ret = in_cg_as_nobody(sockmap_one_socket, &types[i], &f, sizeof(f));
+		printf("%s: map type %d: root's, one socket in %d of %d entries, error "
+		       "%d; the attacker's, %d, then error %d; a second: %d\n", __func__,
+		       types[i], root.filled, SOCKMAP_ONE_ENTRIES, root.err, f.filled,
+		       f.err, f.map);
+		ASSERT_EQ(root.filled, SOCKMAP_ONE_ENTRIES, "root: one socket in every entry");
+		if (!ASSERT_OK(ret, "the attacker reports"))
+			continue;
+		if (!hooks) {
+			ASSERT_EQ(f.err, -EPERM, "stock refuses the map");
+			continue;
+		}
+		ASSERT_EQ(f.filled, SOCK_LINKS, "one socket in SOCK_LINKS entries");
+		ASSERT_EQ(f.err, -ENOSPC, "then ENOSPC");
+		ASSERT_OK(f.map, "a second socket goes on");
 	}
-	ASSERT_EQ(f.filled, SOCK_LINKS, "one socket in SOCK_LINKS entries");
-	ASSERT_EQ(f.err, -ENOSPC, "then ENOSPC");
-	ASSERT_OK(f.map, "a second socket goes on");
 out:
 	ungrant_cg(hooks);
 }
