@@ -36,7 +36,9 @@
  * cgroup and stop it there.
  *
  * sockmap_links_charged: the same for the link each entry of a socket
- * map keeps, sockets in every entry of a sockmap. sockmap_close_bounded:
+ * map keeps, sockets in every entry of a sockmap; sockmap_links_objcg:
+ * charged to the map's cgroup, whichever cgroup the updater is in.
+ * sockmap_close_bounded:
  * one socket goes into at most SOCK_LINKS entries of granted maps.
  *
  * perf_event_array_one_event: the same with one event in every entry.
@@ -2176,6 +2178,7 @@ static int bound_udp(void)
  */
 #define SOCKMAP_ENTRIES	(128 * 1024)	/* its array of sockets: 1 MiB */
 #define SOCKMAP_MAX	(3 << 20)
+#define SOCKMAP_PIN	"sockmap"	/* in the attacker's pin directory */
 /* The entries of granted maps a socket goes into (the kernel's
  * SOCK_MAP_GRANTED_LINKS): its close walks its links once per link
  */
@@ -2340,6 +2343,96 @@ static void sockmap_links_charged(bool hooks)
 out:
 	end_stopped(pid);
 	ASSERT_TRUE(eventually(freed, 0), "freed once it is gone");
+	ungrant_cg(hooks);
+	munmap(f, sizeof(*f));
+}
+
+/*
+ * sockmap_links_objcg: the links are charged to the map's memory cgroup,
+ * not the updater's. The attacker makes and pins a granted sockmap in CG
+ * (memory.max SOCKMAP_MAX); a process in CG_B, with no memory bound,
+ * fills it through an fd of the pin: CG's bound must stop it (ENOMEM),
+ * and CG_B must not pay for the links. Else a grantee would update its
+ * maps from a cgroup with no bound.
+ */
+static void sockmap_make_pinned(const void *arg, void *out)
+{
+	int map = bpf_map_create(BPF_MAP_TYPE_SOCKMAP, NULL, 4, 4, SOCKMAP_ENTRIES, NULL);
+
+	*(int *)out = map < 0 ? -errno : bpf_obj_pin(map, BPFFS "/" SOCKMAP_PIN) ? -errno : 0;
+	if (map >= 0)
+		close(map);
+}
+
+/* Fill the map of fd *@arg, inherited: a struct entry_fill */
+static void sockmap_fill_fd(const void *arg, void *out)
+{
+	sockmap_entries(*(const int *)arg, SOCKMAP_ENTRIES, out);
+}
+
+/* CG_B's memory.current, or -1 */
+static long long cg_b_memory_current(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(CG_B "/memory.current", "r");
+	long long v = -1;
+
+	if (f && fgets(buf, sizeof(buf), f))
+		v = atoll(buf);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void sockmap_links_objcg(bool hooks)
+{
+	long long charged = -1, charged_b = -1;
+	int made = -ENOEXEC, map = -1;
+	struct entry_fill *f;
+	pid_t pid = -1;
+
+	f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	if (!ASSERT_NEQ(f, MAP_FAILED, "mmap"))
+		return;
+	memset(f, 0, sizeof(*f));
+	if (!granted_cg_under(hooks, "sockmap", "socket_filter", SOCKMAP_MAX) ||
+	    !ASSERT_OK(mkdir(CG_B, 0755) && errno != EEXIST ? -errno : 0, "mkdir " CG_B) ||
+	    !ASSERT_OK(pinning_in_cg(sockmap_make_pinned, NULL, &made, sizeof(made)),
+		       "the attacker reports"))
+		goto out;
+	if (!hooks) {
+		ASSERT_EQ(made, -EPERM, "stock refuses the map");
+		goto out;
+	}
+	if (!ASSERT_OK(made, "a granted sockmap, pinned"))
+		goto out;
+	map = bpf_obj_get(PIN_DIR "/" SOCKMAP_PIN);
+	if (!ASSERT_GE(map, 0, "its pin"))
+		goto out;
+	pid = stopped_in_cg(CG_B, sockmap_fill_fd, &map, f);
+	if (pid > 0) {
+		charged = cg_memory_current();
+		charged_b = cg_b_memory_current();
+	}
+	printf("%s: from %s, %d of %d entries filled, then error %d; memory.current "
+	       "%lld KiB of the map's cgroup (max %d KiB), %lld KiB of the updater's\n",
+	       __func__, CG_B, f->filled, SOCKMAP_ENTRIES, f->err, charged >> 10,
+	       SOCKMAP_MAX >> 10, charged_b >> 10);
+	if (!ASSERT_GT(pid, 0, "the updater stopped, holding its sockets"))
+		goto out;
+	ASSERT_GT(f->filled, 0, "entries filled");
+	ASSERT_LT(f->filled, SOCKMAP_ENTRIES, "not every entry");
+	ASSERT_EQ(f->err, -ENOMEM, "refused with ENOMEM at the map's memory.max");
+	/* its sockets (128) and its own pages, not 32 bytes an entry */
+	ASSERT_LT(charged_b, f->filled * 32LL, "the updater's cgroup pays no link");
+out:
+	end_stopped(pid);
+	if (map >= 0)
+		close(map);
+	empty_pin_dir();
+	ASSERT_TRUE(eventually(freed, 0), "freed once it is gone");
+	rmdir(CG_B);
 	ungrant_cg(hooks);
 	munmap(f, sizeof(*f));
 }
@@ -3697,6 +3790,10 @@ void test_grant_escape(void)
 	    need_patch("bpf, sockmap: charge a granted socket map's links to its memory cgroup") &&
 	    need_patch("bpf, sockmap: a socket goes into 1024 entries of granted maps"))
 		sockmap_links_charged(hooks);
+	if (test__start_subtest("sockmap_links_objcg") &&
+	    need_patch("bpf, sockmap: charge a granted socket map's links to its memory cgroup") &&
+	    need_patch("bpf, sockmap: a socket goes into 1024 entries of granted maps"))
+		sockmap_links_objcg(hooks);
 	if (test__start_subtest("sockmap_close_bounded") &&
 	    need_patch("bpf, sockmap: a socket goes into 1024 entries of granted maps"))
 		sockmap_close_bounded(hooks);
