@@ -1168,17 +1168,25 @@ static void fill(const void *arg, void *out)
 		f->pinned += !f->err;
 	}
 }
-static long long cg_memory_current(void)
+/* Cgroup @cg's memory.current, or -1 */
+static long long cg_memory_current_of(const char *cg)
 {
-	char buf[32] = "";
-	FILE *f = fopen(CG "/memory.current", "r");
+	char path[PATH_MAX], buf[32] = "";
 	long long v = -1;
+	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	f = fopen(path, "r");
 	if (f && fgets(buf, sizeof(buf), f))
 		v = atoll(buf);
 	if (f)
 		fclose(f);
 	return v;
+}
+
+static long long cg_memory_current(void)
+{
+	return cg_memory_current_of(CG);
 }
 
 /* Poll up to 10 s for @done(@arg): entries and their threads are freed
@@ -2141,7 +2149,7 @@ out_unmap:
  * memcg_every_prog_type: for every program type of the kernel's enum
  * bpf_prog_type (from its BTF, so that a type added later is tested
  * without anyone listing it), a rule that names that type alone, and
- * memory.max at MEMCG_MAX, the attacker pins programs of that type, each
+ * memory.max at PROG_TYPE_MAX, the attacker pins programs of that type, each
  * of JIT_ATOMICS atomics (32 KiB of instructions, an image of about 100),
  * until refused. Its cgroup must be charged at least what each program
  * holds by the kernel's own figures (its pages, fdinfo's memlock, and its
@@ -2370,20 +2378,6 @@ static void sockmap_fill_fd(const void *arg, void *out)
 	sockmap_entries(*(const int *)arg, SOCKMAP_ENTRIES, out);
 }
 
-/* CG_B's memory.current, or -1 */
-static long long cg_b_memory_current(void)
-{
-	char buf[32] = "";
-	FILE *f = fopen(CG_B "/memory.current", "r");
-	long long v = -1;
-
-	if (f && fgets(buf, sizeof(buf), f))
-		v = atoll(buf);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 static void sockmap_links_objcg(bool hooks)
 {
 	long long charged = -1, charged_b = -1;
@@ -2413,7 +2407,7 @@ static void sockmap_links_objcg(bool hooks)
 	pid = stopped_in_cg(CG_B, sockmap_fill_fd, &map, f);
 	if (pid > 0) {
 		charged = cg_memory_current();
-		charged_b = cg_b_memory_current();
+		charged_b = cg_memory_current_of(CG_B);
 	}
 	printf("%s: from %s, %d of %d entries filled, then error %d; memory.current "
 	       "%lld KiB of the map's cgroup (max %d KiB), %lld KiB of the updater's\n",
@@ -2454,6 +2448,12 @@ static int member_off(const struct btf_type *t, const struct btf *btf,
 }
 
 #define PROG_ROUNDS	512
+/* Each type's fill ends in the cgroup's OOM killer, whose report goes
+ * over the serial console: half of MEMCG_MAX halves the test's time, and
+ * still holds about 55 programs a type, each charged at least pages and
+ * image, and more than TYPE_SLACK of images were they uncharged
+ */
+#define PROG_TYPE_MAX	(8 << 20)
 
 /* How to load a program of one type: its expected attach type, the
  * vmlinux function it attaches to (or, with @member, the struct whose
@@ -2558,7 +2558,7 @@ static void memcg_one_prog_type(struct prog_type_fill *t, bool hooks)
 	t->held = fdinfo_memlock(fd) + image;
 	close(fd);
 	if (!ASSERT_GT(image, 0, name) || !ASSERT_GT(t->held, image, name) ||
-	    !granted_cg_under(hooks, "array", name, MEMCG_MAX))
+	    !granted_cg_under(hooks, "array", name, PROG_TYPE_MAX))
 		goto out;
 	before = mem_available();
 	ret = pinning_in_cg(fill, &(struct pinner){ pin_prog_shaped, t, PROG_ROUNDS },
