@@ -77,6 +77,8 @@
  * in every task's context, are not attached by their loader either; nor
  * an fentry program (on bpf_fentry_test1) or an LSM program (on
  * file_open), by either command, which root's own of the same kinds are.
+ * ext_attach: nor an extension (freplace) of a function of root's XDP
+ * program, whose fd the attacker holds.
  * struct_ops_register: nor struct_ops programs, registered as a TCP
  * congestion control through a struct_ops map of root's whose fd the
  * attacker holds; root registers the same programs.
@@ -186,6 +188,7 @@
 #include "grant_helpers.h"
 #include "grant_policy.h"
 #include "grant_escape.skel.h"
+#include "grant_ext.skel.h"
 #include "grant_sockets.skel.h"
 
 #define CG		"/sys/fs/cgroup/grant_escape"
@@ -3233,6 +3236,137 @@ out:
 }
 
 /*
+ * ext_attach: an extension (freplace) program replaces a global function
+ * of another program, and so runs wherever that program is attached. The
+ * attacker, under a rule that names ext (every privilege), holds an fd of
+ * root's XDP program (inherited), loads an extension of its sub(), and
+ * may attach it by neither command: the attach takes the capabilities of
+ * the extension's load. The control: root attaches the same extension.
+ * Stock refuses the load.
+ */
+/* What the attacker got: the load, BPF_LINK_CREATE, BPF_RAW_TRACEPOINT_OPEN
+ * (each -errno, 0 if it worked)
+ */
+struct ext_attach {
+	int load, link, open;
+};
+
+/* Load grant_ext's extension of sub() into the program of fd @target: an
+ * extension fd, or -errno. Its BTF (every program of the object left out)
+ * is loaded with libbpf, the program is not: libbpf would ask the kernel
+ * for the target's BTF by id, which takes CAP_SYS_ADMIN, where an attacker
+ * knows the ids from the object root loaded
+ */
+static int load_ext(int target)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_DROP },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct grant_ext *skel = grant_ext__open();
+	struct bpf_func_info info = {};
+	struct btf *btf;
+	int fd;
+
+	if (!skel)
+		return -errno;
+	bpf_program__set_autoload(skel->progs.target, false);
+	bpf_program__set_autoload(skel->progs.replacement, false);
+	fd = grant_ext__load(skel);
+	if (fd)
+		goto out;
+	btf = bpf_object__btf(skel->obj);
+	info.type_id = btf__find_by_name_kind(btf, "replacement", BTF_KIND_FUNC);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_btf_fd = btf__fd(btf),
+		    .func_info = &info, .func_info_cnt = 1,
+		    .func_info_rec_size = sizeof(info), .attach_prog_fd = target,
+		    .attach_btf_id = btf__find_by_name_kind(btf, "sub", BTF_KIND_FUNC));
+	fd = bpf_prog_load(BPF_PROG_TYPE_EXT, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
+	if (fd < 0)
+		fd = -errno;
+
+out:
+	grant_ext__destroy(skel);
+	return fd;
+}
+
+/* Attach extension @prog: where its load named (sub() of root's program)
+ * by BPF_RAW_TRACEPOINT_OPEN, which takes that target once, then by
+ * BPF_LINK_CREATE naming it again (sub()'s BTF id in program @target)
+ */
+static void ext_attach_try(int prog, int target, int sub_id, struct ext_attach *e)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .target_btf_id = sub_id);
+	int fd = bpf_raw_tracepoint_open(NULL, prog);
+
+	e->open = fd < 0 ? -errno : (close(fd), 0);
+	fd = bpf_link_create(prog, target, 0, &opts);
+	e->link = fd < 0 ? -errno : (close(fd), 0);
+}
+
+/* What the attacker is given: root's program and sub()'s BTF id in it */
+struct ext_target {
+	int fd, sub_id;
+};
+
+static void ext_attacker(const void *arg, void *out)
+{
+	const struct ext_target *t = arg;
+	struct ext_attach *e = out;
+	int prog;
+
+	e->link = e->open = -ENOEXEC;	/* not tried */
+	prog = load_ext(t->fd);
+	e->load = prog < 0 ? prog : 0;
+	if (prog < 0)
+		return;
+	ext_attach_try(prog, t->fd, t->sub_id, e);
+	close(prog);
+}
+
+static void ext_attach(bool hooks)
+{
+	struct ext_attach e = {}, root = {};
+	struct ext_target t;
+	struct grant_ext *target;
+	int prog;
+
+	target = grant_ext__open();
+	if (!ASSERT_OK_PTR(target, "grant_ext__open"))
+		return;
+	bpf_program__set_autoload(target->progs.replacement, false);
+	if (!ASSERT_OK(grant_ext__load(target), "root's XDP program"))
+		goto out_target;
+	t.fd = bpf_program__fd(target->progs.target);
+	t.sub_id = btf__find_by_name_kind(bpf_object__btf(target->obj), "sub", BTF_KIND_FUNC);
+	if (!ASSERT_GT(t.sub_id, 0, "sub()'s BTF id"))
+		goto out_target;
+	/* the control: root's own extension, attached by root */
+	prog = load_ext(t.fd);
+	if (ASSERT_GE(prog, 0, "root's extension")) {
+		ext_attach_try(prog, t.fd, t.sub_id, &root);
+		close(prog);
+		ASSERT_OK(root.open, "root's own, BPF_RAW_TRACEPOINT_OPEN");
+		ASSERT_OK(root.link, "root's own, BPF_LINK_CREATE");
+	}
+	/* socket_filter: libbpf's probe that BPF loads at all */
+	if (!granted_cg(hooks, "array", "socket_filter,ext") ||
+	    !ASSERT_OK(in_cg_as_nobody(ext_attacker, &t, &e, sizeof(e)), "the attacker reports"))
+		goto out;
+	printf("%s: the attacker's extension: load %d, open %d, link %d\n", __func__,
+	       e.load, e.open, e.link);
+	ASSERT_EQ(e.load, hooks ? 0 : -EPERM, "granted ext load");
+	if (!hooks)
+		goto out;
+	ASSERT_EQ(e.open, -EPERM, "BPF_RAW_TRACEPOINT_OPEN into root's program");
+	ASSERT_EQ(e.link, -EPERM, "BPF_LINK_CREATE into root's program");
+out:
+	ungrant_cg(hooks);
+out_target:
+	grant_ext__destroy(target);
+}
+
+/*
  * struct_ops_register: a struct_ops map registers its programs for the
  * whole host, here as a TCP congestion control. Root's map, whose fd the
  * attacker inherits, is updated with programs the attacker loaded under
@@ -3816,6 +3950,8 @@ void test_grant_escape(void)
 		perf_event_set_bpf(hooks);
 	if (test__start_subtest("tracing_attach"))
 		tracing_attach(hooks);
+	if (test__start_subtest("ext_attach"))
+		ext_attach(hooks);
 	if (test__start_subtest("struct_ops_register") &&
 	    need_patch("bpf, lsm: registering a granted struct_ops program takes its load's caps"))
 		struct_ops_register(hooks);
