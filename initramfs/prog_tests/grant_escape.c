@@ -349,6 +349,185 @@ static int in_cg_as_root(void (*fn)(const void *arg, void *out),
 	return attacker_in_cg(false, true, fn, arg, out, size);
 }
 
+/*
+ * The same attacks with a BPF token, as the token's design gives one: the
+ * holder is root of a user namespace of its own (uid 65534 outside, no
+ * capability in the initial one), in CG and in the initial network
+ * namespace, and root mounts on its /sys/fs/bpf a BPF FS that delegates
+ * what the attack uses (bpf-token-mount, as a container runtime would).
+ * No rule of bpf-grant is in force.
+ */
+#define TOKEN_MOUNT	"/bin/bpf-token-mount"
+/* v6.9's token UAPI by value (token_uapi checks the tree's header against
+ * v6.9): these tests build at every commit of make series-check, and the
+ * headers before patch 40 do not have it
+ */
+#define TOKEN_CREATE		36		/* BPF_TOKEN_CREATE */
+#define TOKEN_FD_FLAG		(1U << 16)	/* BPF_F_TOKEN_FD */
+#define MAP_TOKEN_FD_OFF	76		/* map_token_fd */
+#define PROG_TOKEN_FD_OFF	144		/* prog_token_fd */
+#define BPFFS_FD_OFF		4		/* token_create.bpffs_fd */
+#define ATTR_SIZE_V69		152
+
+/* What a holder's delegation allows: bpf-token-mount's lists, NULL for none */
+struct delegation {
+	const char *cmds, *maps, *progs, *attachs;
+};
+
+/* union bpf_attr as v6.9 lays it out: 6.1's fields, then the token's */
+union attr_v69 {
+	union bpf_attr attr;
+	char bytes[ATTR_SIZE_V69];
+};
+
+/* The holder's token, while token_holder_in_cg() runs its function */
+static int holder_token = -1;
+
+/* The holder's side: its user and mount namespaces, the parent's BPF FS on
+ * its /sys/fs/bpf (@sk: one byte each way), its token in holder_token
+ */
+static int become_token_holder(int sk)
+{
+	union attr_v69 a = {};
+	char c;
+	int fd;
+
+	if (!become_nobody() || unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+	    map_user_ns(NOBODY) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    write(sk, "", 1) != 1 || read(sk, &c, 1) != 1 || c)
+		return -1;
+	fd = open(BPFFS, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return -1;
+	memcpy(a.bytes + BPFFS_FD_OFF, &fd, sizeof(fd));
+	holder_token = syscall(__NR_bpf, TOKEN_CREATE, &a, sizeof(a));
+	close(fd);
+	return holder_token < 0 ? -1 : 0;
+}
+
+/* Run @fn(@arg, @out) as a token's holder with @d's delegation, in CG,
+ * as attacker_in_cg() runs it as nobody: 0 if the child exited, 1 if CG's
+ * OOM killer ended it, -1 otherwise
+ */
+static int token_holder_in_cg(const struct delegation *d,
+			      void (*fn)(const void *arg, void *out),
+			      const void *arg, void *out, size_t size)
+{
+	const char *args[12] = { NULL };
+	long long kills = cg_memory_event("oom_kill");
+	int sk[2], status, ret = -1, n = 0;
+	char pid_text[16], c = 1;
+	void *shared;
+	pid_t pid;
+
+	shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return -1;
+	memset(shared, 0, size);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sk))
+		goto out;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(sk[0]);
+		if (prctl(PR_SET_NAME, ATTACKER) || write_file(CG "/cgroup.procs", "0") ||
+		    become_token_holder(sk[1]))
+			_exit(1);
+		fn(arg, shared);
+		_exit(0);
+	}
+	close(sk[1]);
+	snprintf(pid_text, sizeof(pid_text), "%d", pid);
+	args[n++] = pid_text;
+	if (d->cmds) {
+		args[n++] = "--cmds";
+		args[n++] = d->cmds;
+	}
+	if (d->maps) {
+		args[n++] = "--maps";
+		args[n++] = d->maps;
+	}
+	if (d->progs) {
+		args[n++] = "--progs";
+		args[n++] = d->progs;
+	}
+	if (d->attachs) {
+		args[n++] = "--attachs";
+		args[n++] = d->attachs;
+	}
+	/* the BPF FS once the child is in its namespaces; then its go */
+	if (pid > 0 && read(sk[0], &c, 1) == 1 &&
+	    ASSERT_OK(run_program(TOKEN_MOUNT, AS_ROOT, args), "bpf-token-mount"))
+		c = 0;
+	if (pid > 0 && write(sk[0], &c, 1) == 1 && waitpid(pid, &status, 0) == pid) {
+		if (WIFEXITED(status) && !WEXITSTATUS(status))
+			ret = 0;
+		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+			 cg_memory_event("oom_kill") > kills)
+			ret = 1;
+	}
+	close(sk[0]);
+	memcpy(out, shared, size);
+out:
+	munmap(shared, size);
+	return ret;
+}
+
+/* CG with memory.max @max and no rule: a token's holder's cgroup */
+static bool token_cg_under(int max)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%d", max);
+	return make_cg() && ASSERT_OK(write_file(CG "/memory.max", text), "memory.max");
+}
+
+/* BPF_MAP_CREATE with the holder's token: fd or -errno */
+static int token_map_create(enum bpf_map_type type, __u32 value_size, __u32 entries,
+			    __u32 flags)
+{
+	union attr_v69 a = {};
+	int fd;
+
+	a.attr.map_type = type;
+	a.attr.key_size = 4;
+	a.attr.value_size = value_size;
+	a.attr.max_entries = entries;
+	a.attr.map_flags = flags | TOKEN_FD_FLAG;
+	memcpy(a.bytes + MAP_TOKEN_FD_OFF, &holder_token, sizeof(holder_token));
+	fd = syscall(__NR_bpf, BPF_MAP_CREATE, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
+/* BPF_PROG_LOAD with the holder's token: fd or -errno */
+static int token_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns,
+			   size_t cnt)
+{
+	union attr_v69 a = {};
+	int fd;
+
+	a.attr.prog_type = type;
+	a.attr.insns = (unsigned long)insns;
+	a.attr.insn_cnt = cnt;
+	a.attr.license = (unsigned long)"GPL";
+	a.attr.prog_flags = TOKEN_FD_FLAG;
+	memcpy(a.bytes + PROG_TOKEN_FD_OFF, &holder_token, sizeof(holder_token));
+	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
+/* Whether the kernel has the BPF token, for the token's side of an
+ * attack; skipped where it does not (the tests before patch 47, and
+ * ci-base)
+ */
+static bool need_token(void)
+{
+	if (kernel_has_token())
+		return need_patch("bpf: add BPF token support to BPF_PROG_LOAD command");
+	test__skip();
+	return false;
+}
+
 /* granted_cg(), then the attacker (attacker_in_cg(), pinning if @pins)
  * runs @fn to its end: whether both worked; what it got, in @out
  */
@@ -939,6 +1118,109 @@ static void empty_pin_dir(void)
 	ASSERT_OK(rmdir(PIN_DIR) && errno != ENOENT ? -errno : 0, "rmdir " PIN_DIR);
 }
 
+/*
+ * token_sk_lookup: sk_lookup_reach's and sk_storage_fill's first step by a
+ * token's holder whose BPF FS delegates prog_load and cgroup_skb: its
+ * program, run with BPF_PROG_TEST_RUN, looks up root's TCP listener at
+ * 127.0.0.1:LISTEN_PORT. As v6.9, the test run asks for nothing and the
+ * helper for CAP_BPF, which the token gives: it finds it (its return
+ * value 1), where a granted one is refused the test run. Reached, the
+ * delegation decides.
+ */
+struct token_lookup {
+	int load, run, retval;
+	int retval_none;	/* the control: a port nobody listens on */
+};
+
+/* The holder's cgroup_skb that returns 1 if it finds a TCP listener at
+ * 127.0.0.1:@port in its network namespace, and its test run: the
+ * program's return value, or -errno (@t's load and run)
+ */
+static int token_sk_lookup_port(__u16 port, struct token_lookup *t)
+{
+	/* the tuple at r10 - 16: saddr, daddr 127.0.0.1, sport, dport */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -16 },
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -12,
+		  .imm = htonl(INADDR_LOOPBACK) },
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -8,
+		  .imm = htons(port) << 16 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -16 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 12 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = -1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_5 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_lookup_tcp },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 4 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_release },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	__u8 pkt[64] = {};
+	int fd;
+
+	t->run = -ENOEXEC;	/* not tried */
+	fd = token_prog_load(BPF_PROG_TYPE_CGROUP_SKB, insns, ARRAY_SIZE(insns));
+	t->load = fd < 0 ? fd : 0;
+	if (fd < 0)
+		return fd;
+	run.data_in = pkt;
+	run.data_size_in = sizeof(pkt);
+	t->run = bpf_prog_test_run_opts(fd, &run) ? -errno : 0;
+	close(fd);
+	return t->run ?: (int)run.retval;
+}
+
+static void token_sk_lookup_run(const void *arg, void *out)
+{
+	struct token_lookup *t = out;
+
+	t->retval_none = token_sk_lookup_port(LISTEN_PORT + 1, t);
+	t->retval = token_sk_lookup_port(LISTEN_PORT, t);
+}
+
+static void token_sk_lookup(void)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET, .sin_port = htons(LISTEN_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct token_lookup t = {};
+	bool lo_was_up;
+	int sock;
+
+	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
+		return;
+	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ||
+		       listen(sock, 1) ? -errno : 0, "root's listener at 127.0.0.1") ||
+	    !make_cg() ||
+	    !ASSERT_OK(token_holder_in_cg(&(struct delegation){ "prog_load", NULL,
+								"cgroup_skb", "any" },
+					  token_sk_lookup_run, NULL, &t, sizeof(t)),
+		       "the holder reports"))
+		goto out;
+	printf("%s: load %d, test run %d, its return value %d (1: root's listener found); "
+	       "on a port nobody listens on %d\n", __func__, t.load, t.run, t.retval,
+	       t.retval_none);
+	ASSERT_OK(t.load, "cgroup_skb loaded with the token");
+	ASSERT_OK(t.run, "its test run");
+	ASSERT_EQ(t.retval, 1, "root's listener found");
+	ASSERT_EQ(t.retval_none, 0, "the control: nothing found where nobody listens");
+out:
+	ungrant_cg(false);
+	if (sock >= 0)
+		close(sock);
+	if (!lo_was_up)
+		lo_set(false, NULL);
+}
+
 /* Root's listener, a granted cgroup_skb program that looks it up and
  * gives it storage: stopped at the test run in the initial namespace,
  * and at the load when it names that namespace by an id of its own;
@@ -1104,6 +1386,12 @@ out:
 }
 
 #define MEMCG_MAX	(16 << 20)
+/* memcg_every_prog_type's: each type's fill ends in the cgroup's OOM killer, whose report goes
+ * over the serial console: half of MEMCG_MAX halves the test's time, and
+ * still holds about 55 programs a type, each charged at least pages and
+ * image, and more than TYPE_SLACK of images were they uncharged
+ */
+#define PROG_TYPE_MAX	(8 << 20)
 #define MEMCG_ROUNDS	48
 #define MEMCG_PIN	"memcg_"	/* in the attacker's pin directory */
 #define BTF_INTS	60000	/* 16 bytes each in the blob: under 1 MiB */
@@ -1326,6 +1614,7 @@ static int own_sw_event(__u64 config)
 struct pea_arg {
 	__u32 entries;
 	bool one_event;
+	bool token;	/* made with the holder's token, not pinned */
 };
 
 static void pea_fill(const void *arg, void *out)
@@ -1337,9 +1626,15 @@ static void pea_fill(const void *arg, void *out)
 	__u32 i, end;
 	pid_t pid;
 
-	map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, PEA_ENTRIES,
-			     &opts);
-	f->map = map < 0 ? -errno : bpf_obj_pin(map, BPFFS "/" PEA_PIN) ? -errno : 0;
+	if (a->token) {
+		map = token_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, PEA_ENTRIES,
+				       BPF_F_PRESERVE_ELEMS);
+		f->map = map < 0 ? map : 0;
+	} else {
+		map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, PEA_ENTRIES,
+				     &opts);
+		f->map = map < 0 ? -errno : bpf_obj_pin(map, BPFFS "/" PEA_PIN) ? -errno : 0;
+	}
 	if (!f->map && a->one_event) {
 		event = own_sw_event(PERF_COUNT_SW_DUMMY);
 		f->err = event < 0 ? event : 0;
@@ -1433,6 +1728,40 @@ static void perf_event_array_charged(bool hooks)
 	ASSERT_GE(cg_memory_current() - before, held, "and charged to its cgroup");
 out:
 	unpin_ungrant(hooks);
+}
+
+/*
+ * token_perf_event_array: perf_event_array_charged's attack by a token's
+ * holder whose BPF FS delegates map_create and perf_event_array: as v6.9,
+ * the map is not granted and the events its entries keep are charged to
+ * no cgroup. The holder fills all PEA_ENTRIES under memory.max MEMCG_MAX,
+ * holding events of more than memory.max: reached, the administrator's
+ * delegation decides (do not delegate perf_event_array).
+ */
+static void token_perf_event_array(void)
+{
+	long long event_size = kernel_struct_size("perf_event"), held;
+	struct pea_arg arg = { .entries = PEA_ENTRIES, .token = true };
+	struct entry_fill f = {};
+	int ret;
+
+	if (!ASSERT_GT(event_size, 0, "sizeof(struct perf_event), from BTF") ||
+	    !token_cg_under(MEMCG_MAX))
+		goto out;
+	ret = token_holder_in_cg(&(struct delegation){ "map_create", "perf_event_array" },
+				 pea_fill, &arg, &f, sizeof(f));
+	held = f.filled * event_size;
+	printf("%s: map %d, %d of %d entries filled, then %s %d; events held %lld bytes "
+	       "under memory.max %d\n", __func__, f.map, f.filled, PEA_ENTRIES,
+	       ret == 1 || f.killed ? "killed by the cgroup's OOM killer" : "error", f.err,
+	       held, MEMCG_MAX);
+	if (!ASSERT_OK(ret, "the holder reports"))
+		goto out;
+	ASSERT_OK(f.map, "a perf_event_array made with the token");
+	ASSERT_EQ(f.filled, PEA_ENTRIES, "every entry filled");
+	ASSERT_GT(held, MEMCG_MAX, "events past memory.max, charged to no cgroup");
+out:
+	ungrant_cg(false);
 }
 
 /*
@@ -1935,13 +2264,14 @@ static void verifier_memcg_bound(bool hooks)
 #define JIT_PROGS	320	/* what the attacker holds at most */
 #define CG_B		"/sys/fs/cgroup/grant_escape_b"
 
-/* A program of @type whose image is about 3 times its instructions'
- * bytes: *(u64 *)(r10 - 8) = 0, then JIT_ATOMICS fetch-and on it, r0 = 0:
- * fd or -errno
+/* The instructions of a program whose image is about 3 times their
+ * bytes: *(u64 *)(r10 - 8) = 0, then JIT_ATOMICS fetch-and on it, r0 = 0;
+ * load_jit_heavy_as() loads them as a program of @type: fd or -errno
  */
-static int load_jit_heavy_as(enum bpf_prog_type type, struct bpf_prog_load_opts *opts)
+#define JIT_HEAVY_INSNS	(JIT_ATOMICS + 4)
+static const struct bpf_insn *jit_heavy_insns(void)
 {
-	static struct bpf_insn insns[JIT_ATOMICS + 4];
+	static struct bpf_insn insns[JIT_HEAVY_INSNS];
 	int i;
 
 	insns[0] = (struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,
@@ -1956,8 +2286,14 @@ static int load_jit_heavy_as(enum bpf_prog_type type, struct bpf_prog_load_opts 
 	insns[i++] = (struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,
 					 .dst_reg = BPF_REG_0 };
 	insns[i] = (struct bpf_insn) { .code = BPF_JMP | BPF_EXIT };
-	i = bpf_prog_load(type, NULL, "GPL", insns, ARRAY_SIZE(insns), opts);
-	return i < 0 ? -errno : i;
+	return insns;
+}
+
+static int load_jit_heavy_as(enum bpf_prog_type type, struct bpf_prog_load_opts *opts)
+{
+	int fd = bpf_prog_load(type, NULL, "GPL", jit_heavy_insns(), JIT_HEAVY_INSNS, opts);
+
+	return fd < 0 ? -errno : fd;
 }
 
 /* The same as a socket filter */
@@ -2146,6 +2482,62 @@ out:
 	ungrant_cg(hooks);
 out_unmap:
 	munmap(a, 2 * sizeof(*a));
+}
+
+/*
+ * token_jit: jit_memcg_bound's attack by a token's holder whose BPF FS
+ * delegates prog_load and socket_filter: as v6.9, a JIT image is charged
+ * to no cgroup (bpf_jit_charge_modmem() asks bpf_capable(); the host-wide
+ * bpf_jit_limit binds). Under memory.max PROG_TYPE_MAX the holder loads
+ * and holds JIT_TOKEN_PROGS programs whose images pass memory.max:
+ * reached, the delegation decides.
+ */
+#define JIT_TOKEN_PROGS	100
+
+struct jit_hold {
+	int loaded, err;
+};
+
+static void token_jit_fill(const void *arg, void *out)
+{
+	struct jit_hold *h = out;
+	int fd;
+
+	/* the fds stay open until the holder exits */
+	for (; h->loaded < JIT_TOKEN_PROGS; h->loaded++) {
+		fd = token_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, jit_heavy_insns(),
+				     JIT_HEAVY_INSNS);
+		if (fd < 0) {
+			h->err = fd;
+			break;
+		}
+	}
+}
+
+static void token_jit(void)
+{
+	struct jit_hold h = {};
+	long long image;
+	int fd, ret;
+
+	fd = load_jit_heavy();	/* the image, as root sees it */
+	if (!ASSERT_GE(fd, 0, "root's program"))
+		return;
+	image = jited_len(fd);
+	close(fd);
+	if (!ASSERT_GT(image, 0, "its image") || !token_cg_under(PROG_TYPE_MAX))
+		goto out;
+	/* v6.9 asks for the attach type too: a socket filter's is 0 */
+	ret = token_holder_in_cg(&(struct delegation){ "prog_load", NULL, "socket_filter", "any" },
+				 token_jit_fill, NULL, &h, sizeof(h));
+	printf("%s: loaded %d of %d, then error %d; images %lld bytes under memory.max %d\n",
+	       __func__, h.loaded, JIT_TOKEN_PROGS, h.err, h.loaded * image, PROG_TYPE_MAX);
+	if (!ASSERT_OK(ret, "the holder reports"))
+		goto out;
+	ASSERT_EQ(h.loaded, JIT_TOKEN_PROGS, "every program loaded");
+	ASSERT_GT(h.loaded * image, PROG_TYPE_MAX, "images past memory.max, charged to no cgroup");
+out:
+	ungrant_cg(false);
 }
 
 /*
@@ -2451,12 +2843,6 @@ static int member_off(const struct btf_type *t, const struct btf *btf,
 }
 
 #define PROG_ROUNDS	512
-/* Each type's fill ends in the cgroup's OOM killer, whose report goes
- * over the serial console: half of MEMCG_MAX halves the test's time, and
- * still holds about 55 programs a type, each charged at least pages and
- * image, and more than TYPE_SLACK of images were they uncharged
- */
-#define PROG_TYPE_MAX	(8 << 20)
 
 /* How to load a program of one type: its expected attach type, the
  * vmlinux function it attaches to (or, with @member, the struct whose
@@ -3931,6 +4317,8 @@ void test_grant_escape(void)
 	if (test__start_subtest("sockmap_close_bounded") &&
 	    need_patch("bpf, sockmap: a socket goes into 1024 entries of granted maps"))
 		sockmap_close_bounded(hooks);
+	if (test__start_subtest("token_perf_event_array") && need_token())
+		token_perf_event_array();
 	if (test__start_subtest("perf_event_array_one_event") &&
 	    need_patch("bpf, lsm: charge a granted perf_event_array's events to its memory cgroup"))
 		perf_event_array_one_event(hooks);
@@ -3970,12 +4358,16 @@ void test_grant_escape(void)
 	if (test__start_subtest("jit_memcg_bound") &&
 	    need_patch("bpf, lsm: charge a granted program's JIT image to its loader's memory cgroup"))
 		jit_memcg_bound(hooks);
+	if (test__start_subtest("token_jit") && need_token())
+		token_jit();
 	if (test__start_subtest("memcg_every_prog_type") &&
 	    need_patch("bpf, lsm: charge a granted program's JIT image to its loader's memory cgroup"))
 		memcg_every_prog_type(hooks);
 	if (test__start_subtest("sk_lookup_reach") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_lookup_reach(hooks);
+	if (test__start_subtest("token_sk_lookup") && need_token())
+		token_sk_lookup();
 	if (test__start_subtest("sk_storage_fill") &&
 	    need_patch("bpf, lsm: a granted program looks up sockets in its own namespace only"))
 		sk_storage_fill(hooks);
