@@ -461,11 +461,15 @@ static int token_holder_in_cg(const struct delegation *d,
 		args[n++] = "--path";
 		args[n++] = d->path;
 	}
-	/* the BPF FS once the child is in its namespaces; then its go */
+	/* the BPF FS once the child is in its namespaces; then its go (a
+	 * child that failed before has closed its end: no SIGPIPE)
+	 */
 	if (pid > 0 && read(sk[0], &c, 1) == 1 &&
 	    ASSERT_OK(run_program(TOKEN_MOUNT, AS_ROOT, args), "bpf-token-mount"))
 		c = 0;
-	if (pid > 0 && write(sk[0], &c, 1) == 1 && waitpid(pid, &status, 0) == pid) {
+	if (pid > 0)
+		send(sk[0], &c, 1, MSG_NOSIGNAL);
+	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
 		if (WIFEXITED(status) && !WEXITSTATUS(status))
 			ret = 0;
 		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
