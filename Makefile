@@ -120,7 +120,7 @@ HELP_GROUPS := \
 	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
 	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
-	figures:bench,bench-doc,parity-table,upstream-doc,versions-doc,kernel-cost-doc \
+	figures:bench,bench-doc,parity-table,design-table,upstream-doc,versions-doc,kernel-cost-doc \
 	ci:check-faults,check-kunit,check-hardening,shellcheck,mutants-apply,gh-local
 
 help: ## list the targets, by role, and the variables
@@ -257,6 +257,15 @@ ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/
 .PHONY: parity-table
 parity-table: ## docs/container.md's parity table (container_tools) from make ci's and make ci-base's results
 	tools/measure/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity $(KSRC)
+
+# docs/series.md's table of what each design stops (issue 40), from the
+# results of make ci: build/design.md, the block between the document's
+# design-table markers, and the results it was made from, cut to the
+# tests it names, in tests/fixtures/design/ (tests/run.sh checks the
+# block against them).
+.PHONY: design-table
+design-table: ## docs/series.md's table of what the grant and the token each stop, from make ci's results
+	tools/measure/design-table.sh update $(CI_O) $(B)/design.md docs/series.md tests/fixtures/design $(KSRC)
 
 # The kernel tree's own selftests, from the tree's main branch, on the
 # kernels at base and at the tip, both built with what the selftests ask

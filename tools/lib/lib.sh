@@ -190,3 +190,36 @@ merge_results() {
 		die "the table of $2 could not be made (the reason is above); rerun it alone: python3 tools/series/shards.py $1-merge${part:+ $part} $2 $2"
 	return "$merged"
 }
+
+# measured_run_json CI_DIR KSRC: the run.json of a table made from the
+# results in CI_DIR (make parity-table, make design-table): when (the
+# run's results, UTC), where (this machine and the accelerator QEMU used,
+# ci/boot.sh's status file), and what: this repository's commit when the
+# table is made (marked when its files differ from it: make it right
+# after the run) and the kernel tree's, the series' tip
+measured_run_json() {
+	date=$(date -u -r "$1/results.json" '+%Y-%m-%d %H:%M UTC')
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	accel=$(sed -n 's/^accel=//p' "$1/serial.log.status" 2> /dev/null | head -n 1)
+	commit=$(git -C "$top" rev-parse -q --verify --short=12 HEAD 2> /dev/null) ||
+		die "$top is not a git checkout: the table names the commit it was measured at"
+	git -C "$top" diff --quiet HEAD -- 2> /dev/null || commit="$commit with local edits"
+	series_tip=$(git -C "$2" rev-parse -q --verify --short=12 HEAD 2> /dev/null) ||
+		die "$2 has no commits: run make import (the table names the series' tip)"
+	python3 -c 'import json, sys; print(json.dumps(dict(zip(("date", "machine", "commit", "series"), sys.argv[1:]))))' \
+		"$date" "$(uname -m), ${cpu:-unknown CPU}, $(nproc) CPUs, QEMU ${accel:-(accelerator unknown)}" \
+		"$commit" "$series_tip"
+}
+
+# replace_block DOC TABLE.md BEGIN END: DOC with TABLE.md between its
+# lines BEGIN and END, one of each
+replace_block() {
+	n_begin=$(grep -c -x -F "$3" "$1" || true)
+	n_end=$(grep -c -x -F "$4" "$1" || true)
+	[ "$n_begin.$n_end" = 1.1 ] ||
+		die "$1 needs one line '$3' and one line '$4' (has $n_begin and $n_end)"
+	awk -v begin="$3" -v end="$4" -v table="$2" '
+		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
+		$0 == end { skip = 0 }
+		!skip' "$1" > "$1.tmp" && mv "$1.tmp" "$1"
+}

@@ -58,37 +58,6 @@ cut() {
 	python3 "$top/tools/measure/parity_table.py" cut "$1"
 }
 
-# run.json: when (the tip run's results, UTC), where (this machine and
-# the accelerator QEMU used, ci/boot.sh's status file), and what: this
-# repository's commit when the table is made (marked when its files
-# differ from it: make it right after make ci and make ci-base) and the
-# kernel tree's, the series' tip
-run_json() {
-	date=$(date -u -r "$1/results.json" '+%Y-%m-%d %H:%M UTC')
-	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-	accel=$(sed -n 's/^accel=//p' "$1/serial.log.status" 2> /dev/null | head -n 1)
-	commit=$(git -C "$top" rev-parse -q --verify --short=12 HEAD 2> /dev/null) ||
-		die "$top is not a git checkout: the table names the commit it was measured at"
-	git -C "$top" diff --quiet HEAD -- 2> /dev/null || commit="$commit with local edits"
-	series=$(git -C "$2" rev-parse -q --verify --short=12 HEAD 2> /dev/null) ||
-		die "$2 has no commits: run make import (the table names the series' tip)"
-	python3 -c 'import json, sys; print(json.dumps(dict(zip(("date", "machine", "commit", "series"), sys.argv[1:]))))' \
-		"$date" "$(uname -m), ${cpu:-unknown CPU}, $(nproc) CPUs, QEMU ${accel:-(accelerator unknown)}" \
-		"$commit" "$series"
-}
-
-# replace_block DOC TABLE.md: DOC with TABLE.md between the markers
-replace_block() {
-	n_begin=$(grep -c -x -F "$BEGIN" "$1" || true)
-	n_end=$(grep -c -x -F "$END" "$1" || true)
-	[ "$n_begin.$n_end" = 1.1 ] ||
-		die "$1 needs one line '$BEGIN' and one line '$END' (has $n_begin and $n_end)"
-	awk -v begin="$BEGIN" -v end="$END" -v table="$2" '
-		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
-		$0 == end { skip = 0 }
-		!skip' "$1" > "$1.tmp" && mv "$1.tmp" "$1"
-}
-
 case ${1:-} in
 table)
 	[ $# = 4 ] || die "usage: $0 table TIP.json BASE.json RUN.json"
@@ -104,10 +73,10 @@ update)
 	mkdir -p "$fix" "$(dirname "$out")"
 	cut "$tip/results.json" > "$fix/tip.json.tmp"
 	cut "$base/results.json" > "$fix/base.json.tmp"
-	run_json "$tip" "$ksrc" > "$fix/run.json.tmp"
+	measured_run_json "$tip" "$ksrc" > "$fix/run.json.tmp"
 	table "$fix/tip.json.tmp" "$fix/base.json.tmp" "$fix/run.json.tmp" > "$out"
 	for f in tip base run; do mv "$fix/$f.json.tmp" "$fix/$f.json"; done
-	replace_block "$doc" "$out"
+	replace_block "$doc" "$out" "$BEGIN" "$END"
 	note "wrote $out, its table into $doc, and its inputs into $fix/"
 	;;
 *)
