@@ -120,7 +120,7 @@ HELP_GROUPS := \
 	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
 	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
-	figures:bench,bench-doc,parity-table,design-table,upstream-doc,versions-doc,kernel-cost-doc \
+	figures:bench,bench-doc,test-times,parity-table,design-table,upstream-doc,versions-doc,kernel-cost-doc \
 	ci:check-faults,check-kunit,check-hardening,shellcheck,mutants-apply,gh-local
 
 help: ## list the targets, by role, and the variables
@@ -263,6 +263,12 @@ parity-table: ## docs/container.md's parity table (container_tools) from make ci
 # design-table markers, and the results it was made from, cut to the
 # tests it names, in tests/fixtures/design/ (tests/run.sh checks the
 # block against them).
+# Each subtest's time in the guest, from the last run's results (make
+# ci, make test), the longest first
+.PHONY: test-times
+test-times: ## each subtest's seconds in the guest in the last make ci or make test, the longest first
+	python3 tools/lib/results.py times $(CI_O)/results.json
+
 .PHONY: design-table
 design-table: ## docs/series.md's table of what the grant and the token each stop, from make ci's results
 	tools/measure/design-table.sh update $(CI_O) $(B)/design.md docs/series.md tests/fixtures/design $(KSRC)

@@ -65,6 +65,18 @@ class Readings(unittest.TestCase):
                          ["no result matches smoke/no_such_*"])
         self.assertEqual(len(results.expect(d, ["smoke/x maybe"])), 1)
 
+    def test_times(self):
+        timed = {"name": "smoke", "result": "pass", "subtests": [
+            {"name": "a", "result": "pass", "diagnostics": ["# x", "# seconds: 1.500"]},
+            {"name": "b", "result": "pass", "diagnostics": ["# seconds: 4.000"]}]}
+        # two runs of one boot: summed; the longest first
+        out = results.times(res(tests=[timed, timed])).splitlines()
+        self.assertEqual(out[1].split(), ["8.0", "2", "smoke/b"])
+        self.assertEqual(out[2].split(), ["3.0", "2", "smoke/a"])
+        self.assertEqual(out[-1].split()[:2], ["11.0", "total,"])
+        with self.assertRaises(results.NotResults):
+            results.times(res(tests=[SMOKE]))
+
     def test_kunit_pfs(self):
         k = {"name": "KUnit Test Group", "test_cases": [{"name": "t0", "status": "PASS"}],
              "sub_groups": [{"name": "smoke", "sub_groups": [], "test_cases": [

@@ -15,6 +15,7 @@
  */
 #include <stdarg.h>
 #include "test_progs.h"
+#include <time.h>
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -36,6 +37,7 @@ static struct {
 	char line[2048];	/* diagnostic line being written */
 	size_t line_len;
 	char skip_reason[128];	/* the last "SKIP: reason" line a test printed */
+	struct timespec started;	/* when the running subtest started */
 } env;
 
 static void flush_diag(void)
@@ -68,10 +70,16 @@ static ssize_t diag_write(void *cookie, const char *buf, size_t len)
 
 static void end_subtest(void)
 {
+	struct timespec now;
+
 	if (!env.subtest)
 		return;
 	fflush(stdout);
 	flush_diag();
+	/* its time in the guest, for make test-times */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(env.ktap, "    # seconds: %.3f\n", (now.tv_sec - env.started.tv_sec) +
+		(now.tv_nsec - env.started.tv_nsec) / 1e9);
 	if (env.subtest_failed) {
 		env.failed = true;
 		fprintf(env.ktap, "    not ok %d %s\n", env.subtest_num, env.subtest);
@@ -111,6 +119,7 @@ bool test__start_subtest(const char *name)
 	env.subtest_failed = false;
 	env.subtest_skipped = false;
 	env.skip_reason[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	return true;
 }
 

@@ -18,6 +18,8 @@ usage: results.py COMMAND ARGS...
   step-write STEP.json RESULT CAUSE SUMMARY TEST TRIES TRY [RESULTS.json]
   get JSON KEY                 a top-level value of a JSON object ("" for null)
   series-table SERIES.json     series-check's table, for a terminal
+  times RESULTS.json           each subtest's time in the guest, the
+                               longest first (its "# seconds: S" line)
                                (tools/series/shards.py writes series.json)
   gh-summary [TITLE RESULTS.json]... [--series TITLE SERIES.json]
                                GitHub's job summary and ::error annotations
@@ -123,6 +125,27 @@ def subtest_results(d):
     for t in d["tests"]:
         for s in t.get("subtests", []):
             yield "%s/%s" % (t["name"], s["name"]), word[s["result"]]
+
+
+def times(d):
+    """The table of each subtest's seconds in the guest (the runner's
+    "# seconds: S" diagnostic), summed over the runs of one boot, the
+    longest first, and the total"""
+    secs, runs = {}, {}
+    for t in d["tests"]:
+        for s in t.get("subtests", []):
+            for line in s.get("diagnostics", []):
+                if line.startswith("# seconds: "):
+                    name = "%s/%s" % (t["name"], s["name"])
+                    secs[name] = secs.get(name, 0.0) + float(line[len("# seconds: "):])
+                    runs[name] = runs.get(name, 0) + 1
+    if not secs:
+        raise NotResults("no subtest has a '# seconds:' line: results of tests "
+                         "built before the runner timed them")
+    out = ["%9.1f  %4d  %s" % (secs[n], runs[n], n)
+           for n in sorted(secs, key=lambda n: (-secs[n], n))]
+    out.append("%9.1f        total, %d subtests" % (sum(secs.values()), len(secs)))
+    return "  seconds  runs  subtest\n" + "\n".join(out)
 
 
 def expect(d, lines):
@@ -306,6 +329,8 @@ def run(cmd, args):
     elif cmd == "get" and len(args) == 2:
         v = load(args[0]).get(args[1])
         print("" if v is None else v if isinstance(v, str) else json.dumps(v))
+    elif cmd == "times" and len(args) == 1:
+        print(times(load_results(args[0])))
     elif cmd == "series-table" and len(args) == 1:
         print("\n" + series_table(load(args[0])["commits"]), end="")
     elif cmd == "gh-summary":
