@@ -2054,8 +2054,31 @@ static int int_btf(void)
 }
 
 /* Update every entry of @fd as @s asks: 0 or -errno */
+/* An element of a map without preallocation comes from the BPF memory
+ * allocator's per-CPU cache, which an irq_work refills: an update that
+ * finds it empty fails with ENOMEM while memory.max is far. Tried again,
+ * up to FILL_TRIES times a millisecond apart, while CG is more than
+ * FILL_MARGIN below memory.max; the ENOMEM of memory.max ends the fill.
+ */
+#define FILL_TRIES	100
+#define FILL_MARGIN	(2 << 20)
+
+static bool cg_far_from_max(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(CG "/memory.max", "r");
+	long long max = -1;
+
+	if (f && fgets(buf, sizeof(buf), f) && strncmp(buf, "max", 3))
+		max = atoll(buf);
+	if (f)
+		fclose(f);
+	return max > 0 && cg_memory_current() < max - FILL_MARGIN;
+}
+
 static int fill_entries(int fd, const struct map_shape *s, int ncpus)
 {
+	int tries;
 	size_t vsize = (size_t)shape_value(s, ncpus) * (s->percpu ? ncpus : 1);
 	char *value = calloc(1, vsize);
 	struct { __u32 prefixlen, data; } lpm = { 32 };
@@ -2064,9 +2087,13 @@ static int fill_entries(int fd, const struct map_shape *s, int ncpus)
 
 	for (i = 0; !err && i < s->entries; i++) {
 		lpm.data = i;
-		if (bpf_map_update_elem(fd, s->key == 8 ? (void *)&lpm : (void *)&i,
-					value, BPF_ANY))
-			err = -errno;
+		for (tries = 0; tries < FILL_TRIES; tries++) {
+			err = bpf_map_update_elem(fd, s->key == 8 ? (void *)&lpm : (void *)&i,
+						  value, BPF_ANY) ? -errno : 0;
+			if (err != -ENOMEM || !cg_far_from_max())
+				break;
+			usleep(1000);
+		}
 	}
 	free(value);
 	return err;
