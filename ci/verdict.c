@@ -95,6 +95,7 @@ struct node {
 	char *name, *skip;
 	char *diag[MAX_DIAGS];
 	size_t ndiag;		/* diagnostic lines seen, maybe > MAX_DIAGS */
+	double seconds;		/* its "# seconds: S" line's S; -1: none */
 	long num, plan;
 	int nplan;
 	enum status status;
@@ -168,6 +169,7 @@ static struct node *new_node(struct state *st, struct node *parent)
 	st->nnodes++;
 	n->parent = parent;
 	n->plan = -1;
+	n->seconds = -1;
 	return n;
 }
 
@@ -223,8 +225,27 @@ static struct node *pending(struct state *st, int d)
 	return st->pending[d];
 }
 
+/* The runner's last diagnostic of a subtest, its time in the guest: kept
+ * apart, as "seconds", so that MAX_DIAGS never drops it
+ */
+#define SECONDS_DIAG	"# seconds: "
+
 static int node_diag(struct node *n, const char *text, size_t len)
 {
+	size_t pre = strlen(SECONDS_DIAG);
+
+	if (len > pre && len < 32 && !strncmp(text, SECONDS_DIAG, pre)) {
+		char num[32], *end;
+		double v;
+
+		memcpy(num, text + pre, len - pre);
+		num[len - pre] = '\0';
+		v = strtod(num, &end);
+		if (end != num && !*end && v >= 0) {
+			n->seconds = v;
+			return 0;
+		}
+	}
 	if (n->ndiag < MAX_DIAGS) {
 		n->diag[n->ndiag] = dup_text(text, len);
 		if (!n->diag[n->ndiag])
@@ -1355,6 +1376,8 @@ static void json_node(FILE *f, const struct node *n, int depth)
 		json_puts(f, n->skip);
 	}
 	json_no_such_subtest(f, n);
+	if (n->seconds >= 0)
+		fprintf(f, ", \"seconds\": %.3f", n->seconds);
 	if (n->ndiag) {
 		fputs(", \"diagnostics\": [", f);
 		for (i = 0; i < n->ndiag && i < MAX_DIAGS; i++) {

@@ -282,6 +282,23 @@ static int bind_pin_dir(void)
 	       mount(PIN_DIR, BPFFS, NULL, MS_BIND, NULL) ? -errno : 0;
 }
 
+/* How child @pid of an attack ended (CG's oom_kill count @kills before
+ * it): 0 if it exited, 1 if CG's OOM killer ended it, -1 otherwise
+ */
+static int attacker_status(pid_t pid, long long kills)
+{
+	int status;
+
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+	    cg_memory_event("oom_kill") > kills)
+		return 1;
+	return -1;
+}
+
 /* Run @fn(@arg, @out) as nobody (as root if @root) in CG, in a child
  * named ATTACKER, with PIN_DIR as its BPFFS if @pins. What it writes to @out (@size bytes)
  * comes back through a page the parent touched first, charged to the
@@ -293,7 +310,7 @@ static int attacker_in_cg(bool pins, bool root, void (*fn)(const void *arg, void
 			  const void *arg, void *out, size_t size)
 {
 	long long kills = cg_memory_event("oom_kill");
-	int status, ret = -1;
+	int ret;
 	void *shared;
 	pid_t pid;
 
@@ -316,13 +333,7 @@ static int attacker_in_cg(bool pins, bool root, void (*fn)(const void *arg, void
 		fn(arg, shared);
 		_exit(0);
 	}
-	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
-		if (WIFEXITED(status) && !WEXITSTATUS(status))
-			ret = 0;
-		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
-			 cg_memory_event("oom_kill") > kills)
-			ret = 1;
-	}
+	ret = attacker_status(pid, kills);
 	memcpy(out, shared, size);
 	munmap(shared, size);
 	return ret;
@@ -415,9 +426,13 @@ static int token_holder_in_cg(const struct delegation *d,
 			      void (*fn)(const void *arg, void *out),
 			      const void *arg, void *out, size_t size)
 {
-	const char *args[14] = { NULL };
+	const struct { const char *name, *value; } opts[] = {
+		{ "--cmds", d->cmds }, { "--maps", d->maps }, { "--progs", d->progs },
+		{ "--attachs", d->attachs }, { "--path", d->path },
+	};
+	const char *args[2 + 2 * ARRAY_SIZE(opts)] = { NULL };
 	long long kills = cg_memory_event("oom_kill");
-	int sk[2], status, ret = -1, n = 0;
+	int sk[2], ret = -1, n = 0, i;
 	char pid_text[16], c = 1;
 	void *shared;
 	pid_t pid;
@@ -441,26 +456,11 @@ static int token_holder_in_cg(const struct delegation *d,
 	close(sk[1]);
 	snprintf(pid_text, sizeof(pid_text), "%d", pid);
 	args[n++] = pid_text;
-	if (d->cmds) {
-		args[n++] = "--cmds";
-		args[n++] = d->cmds;
-	}
-	if (d->maps) {
-		args[n++] = "--maps";
-		args[n++] = d->maps;
-	}
-	if (d->progs) {
-		args[n++] = "--progs";
-		args[n++] = d->progs;
-	}
-	if (d->attachs) {
-		args[n++] = "--attachs";
-		args[n++] = d->attachs;
-	}
-	if (d->path) {
-		args[n++] = "--path";
-		args[n++] = d->path;
-	}
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		if (opts[i].value) {
+			args[n++] = opts[i].name;
+			args[n++] = opts[i].value;
+		}
 	/* the BPF FS once the child is in its namespaces; then its go (a
 	 * child that failed before has closed its end: no SIGPIPE)
 	 */
@@ -469,13 +469,7 @@ static int token_holder_in_cg(const struct delegation *d,
 		c = 0;
 	if (pid > 0)
 		send(sk[0], &c, 1, MSG_NOSIGNAL);
-	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
-		if (WIFEXITED(status) && !WEXITSTATUS(status))
-			ret = 0;
-		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
-			 cg_memory_event("oom_kill") > kills)
-			ret = 1;
-	}
+	ret = attacker_status(pid, kills);
 	close(sk[0]);
 	memcpy(out, shared, size);
 out:
@@ -905,14 +899,22 @@ static void cpu_time(bool hooks)
 	ungrant_cg(hooks);
 }
 
-/* bpf_sk_lookup_tcp(skb, zeroed tuple, 12, @netns, 0) in @type: its fd
- * or -errno
+/* A program that calls bpf_sk_lookup_tcp(skb, tuple, 12, @netns, 0) on a
+ * tuple of daddr @daddr and dport @port (network order; both 0: zeroed)
+ * and returns 1 if it found a socket, 0 if not: its SK_LOOKUP_INSNS
+ * instructions, in @insns
  */
-static int load_sk_lookup(enum bpf_prog_type type, int netns)
+#define SK_LOOKUP_INSNS	16
+
+static void sk_lookup_insns(struct bpf_insn *insns, int netns, __u32 daddr, __u16 port)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -16 },
-		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -8 },
+	/* the tuple at r10 - 16: saddr, daddr, sport, dport */
+	const struct bpf_insn prog[SK_LOOKUP_INSNS] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -16 },
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -12,
+		  .imm = daddr },
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -8,
+		  .imm = port << 16 },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
 		  .src_reg = BPF_REG_10 },
 		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -16 },
@@ -920,14 +922,25 @@ static int load_sk_lookup(enum bpf_prog_type type, int netns)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = netns },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_5 },
 		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_lookup_tcp },
-		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 2 },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 4 },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1,
 		  .src_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_release },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
 		{ .code = BPF_JMP | BPF_EXIT },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
 	};
 
+	memcpy(insns, prog, sizeof(prog));
+}
+
+/* sk_lookup_insns() of a zeroed tuple in @type: its fd or -errno */
+static int load_sk_lookup(enum bpf_prog_type type, int netns)
+{
+	struct bpf_insn insns[SK_LOOKUP_INSNS];
+
+	sk_lookup_insns(insns, netns, 0, 0);
 	return load_insns(type, insns, ARRAY_SIZE(insns), 0);
 }
 
@@ -1148,34 +1161,13 @@ struct token_lookup {
  */
 static int token_sk_lookup_port(__u16 port, struct token_lookup *t)
 {
-	/* the tuple at r10 - 16: saddr, daddr 127.0.0.1, sport, dport */
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -16 },
-		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -12,
-		  .imm = htonl(INADDR_LOOPBACK) },
-		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -8,
-		  .imm = htons(port) << 16 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
-		  .src_reg = BPF_REG_10 },
-		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -16 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 12 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = -1 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_5 },
-		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_lookup_tcp },
-		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 4 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1,
-		  .src_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_sk_release },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-		{ .code = BPF_JMP | BPF_EXIT },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
+	struct bpf_insn insns[SK_LOOKUP_INSNS];
 	LIBBPF_OPTS(bpf_test_run_opts, run);
 	__u8 pkt[64] = {};
 	int fd;
 
 	t->run = -ENOEXEC;	/* not tried */
+	sk_lookup_insns(insns, -1, htonl(INADDR_LOOPBACK), htons(port));
 	fd = token_prog_load(BPF_PROG_TYPE_CGROUP_SKB, insns, ARRAY_SIZE(insns));
 	t->load = fd < 0 ? fd : 0;
 	if (fd < 0)
@@ -1195,22 +1187,32 @@ static void token_sk_lookup_run(const void *arg, void *out)
 	t->retval = token_sk_lookup_port(LISTEN_PORT, t);
 }
 
-static void token_sk_lookup(void)
+/* Root's TCP listener at 127.0.0.1:LISTEN_PORT: fd or -errno */
+static int root_listener(void)
 {
 	struct sockaddr_in addr = {
 		.sin_family = AF_INET, .sin_port = htons(LISTEN_PORT),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
+	int sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (sock >= 0 && (bind(sock, (void *)&addr, sizeof(addr)) || listen(sock, 1))) {
+		close(sock);
+		return -errno;
+	}
+	return sock < 0 ? -errno : sock;
+}
+
+static void token_sk_lookup(void)
+{
 	struct token_lookup t = {};
 	bool lo_was_up;
 	int sock;
 
 	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
 		return;
-	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ||
-		       listen(sock, 1) ? -errno : 0, "root's listener at 127.0.0.1") ||
-	    !make_cg() ||
+	sock = root_listener();
+	if (!ASSERT_GE(sock, 0, "root's listener at 127.0.0.1") || !make_cg() ||
 	    !ASSERT_OK(token_holder_in_cg(&(struct delegation){ "prog_load", NULL,
 								"cgroup_skb", "any" },
 					  token_sk_lookup_run, NULL, &t, sizeof(t)),
@@ -1238,19 +1240,14 @@ out:
  */
 static void sk_storage_fill(bool hooks)
 {
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET, .sin_port = htons(LISTEN_PORT),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
 	struct sk_fill a;
 	bool lo_was_up;
 	int sock;
 
 	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
 		return;
-	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (!ASSERT_OK(sock < 0 || bind(sock, (void *)&addr, sizeof(addr)) ||
-		       listen(sock, 1) ? -errno : 0, "root's listener at 127.0.0.1") ||
+	sock = root_listener();
+	if (!ASSERT_GE(sock, 0, "root's listener at 127.0.0.1") ||
 	    !granted_attack(hooks, "array,sk_storage", "socket_filter,cgroup_skb", true,
 			    sk_fill_attack, &a, sizeof(a)))
 		goto out;
@@ -4139,15 +4136,32 @@ struct tc_squat {
 	int pin;	/* tc/globals made, the array pinned at TC_PIN */
 };
 
+/* A classifier that drops every packet */
+static const struct bpf_insn tc_drop[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = TC_ACT_SHOT },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
 static int load_tc_drop(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		  .imm = TC_ACT_SHOT },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
+	return load_insns(BPF_PROG_TYPE_SCHED_CLS, tc_drop, ARRAY_SIZE(tc_drop), 0);
+}
 
-	return load_insns(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), 0);
+/* The squat's end: classifier @prog into array @map (each an fd, or
+ * -errno if not made), the array pinned at TC_PIN if @pin, both closed
+ */
+static void tc_squat_insert_pin(struct tc_squat *s, int map, int prog, bool pin)
+{
+	if (map >= 0 && prog >= 0)
+		s->insert = bpf_map_update_elem(map, &(__u32){ 0 }, &prog, 0) ? -errno : 0;
+	if (map >= 0 && pin)
+		s->pin = (mkdir(BPFFS "/tc", 0755) && errno != EEXIST) ||
+			 (mkdir(BPFFS "/tc/globals", 0755) && errno != EEXIST) ||
+			 bpf_obj_pin(map, TC_PIN) ? -errno : 0;
+	if (map >= 0)
+		close(map);
+	if (prog >= 0)
+		close(prog);
 }
 
 /* What the attacker does, before root's tc runs or after */
@@ -4163,7 +4177,6 @@ static void tc_squat_attack(const void *arg, void *out)
 	enum tc_squat_step step = *(const enum tc_squat_step *)arg;
 	struct tc_squat *s = out;
 	int map, prog = -ENOEXEC;
-	__u32 key = 0;
 
 	s->prog = s->insert = s->pin = -ENOEXEC;	/* not tried */
 	map = step == SQUAT_INSERT ? bpf_obj_get(TC_PIN) :
@@ -4173,16 +4186,7 @@ static void tc_squat_attack(const void *arg, void *out)
 		prog = load_tc_drop();
 		s->prog = prog < 0 ? prog : 0;
 	}
-	if (map >= 0 && prog >= 0)
-		s->insert = bpf_map_update_elem(map, &key, &prog, 0) ? -errno : 0;
-	if (map >= 0 && step != SQUAT_INSERT)
-		s->pin = (mkdir(BPFFS "/tc", 0755) && errno != EEXIST) ||
-			 (mkdir(BPFFS "/tc/globals", 0755) && errno != EEXIST) ||
-			 bpf_obj_pin(map, TC_PIN) ? -errno : 0;
-	if (map >= 0)
-		close(map);
-	if (prog >= 0)
-		close(prog);
+	tc_squat_insert_pin(s, map, prog, step != SQUAT_INSERT);
 }
 
 /* Run Debian's tc with @args, as root */
@@ -4191,24 +4195,50 @@ static int run_tc(const char *const *args)
 	return run_program(TC, AS_ROOT, args);
 }
 
+/* Root's tc commands in tc_squat and token_tc_squat: tc_tail.o's
+ * classifier on lo's ingress
+ */
+static const char *const tc_qdisc_add[] = {
+	"qdisc", "add", "dev", "lo", "clsact", NULL,
+};
+static const char *const tc_qdisc_del[] = {
+	"qdisc", "del", "dev", "lo", "clsact", NULL,
+};
+static const char *const tc_filter_add[] = {
+	"filter", "add", "dev", "lo", "ingress", "bpf", "da", "obj",
+	TC_TAIL_O, "sec", "tc", NULL,
+};
+static const char *const tc_filter_show[] = {
+	"filter", "show", "dev", "lo", "ingress", NULL,
+};
+
+/* BPFFS of mode 1777, where the squats pin beside root, with no tc or
+ * xdp directory yet (what a subtest makes there, it removes); its mode
+ * before in *@mode, for share_bpffs_end(): whether it worked
+ */
+static bool share_bpffs(mode_t *mode)
+{
+	struct stat st;
+
+	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
+			 "no " BPFFS "/tc or " BPFFS "/xdp yet") ||
+	    !ASSERT_OK(stat(BPFFS, &st) ? -errno : 0, "stat " BPFFS) ||
+	    !ASSERT_OK(chmod(BPFFS, 01777) ? -errno : 0, "chmod 1777 " BPFFS))
+		return false;
+	*mode = st.st_mode & 07777;
+	return true;
+}
+
+static void share_bpffs_end(mode_t mode)
+{
+	ASSERT_OK(chmod(BPFFS, mode) ? -errno : 0, "mode of " BPFFS " back");
+}
+
 /* One round of tc_squat: the attacker pins an array, filled or empty
  * (@filled), before root's tc runs; if empty, it tries to fill it after
  */
 static void tc_squat_round(bool filled, bool hooks)
 {
-	static const char *const qdisc_add[] = {
-		"qdisc", "add", "dev", "lo", "clsact", NULL,
-	};
-	static const char *const qdisc_del[] = {
-		"qdisc", "del", "dev", "lo", "clsact", NULL,
-	};
-	static const char *const filter_add[] = {
-		"filter", "add", "dev", "lo", "ingress", "bpf", "da", "obj",
-		TC_TAIL_O, "sec", "tc", NULL,
-	};
-	static const char *const filter_show[] = {
-		"filter", "show", "dev", "lo", "ingress", NULL,
-	};
 	struct sockaddr_in addr = {
 		.sin_family = AF_INET, .sin_port = htons(PORT),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -4238,10 +4268,10 @@ static void tc_squat_round(bool filled, bool hooks)
 	ASSERT_EQ(s.pin, hooks ? 0 : -ENOEXEC,
 		  "pinned at " TC_PIN ", in a BPF FS of mode 1777");
 
-	qdisc = ASSERT_OK(run_tc(qdisc_add), "root's tc qdisc add dev lo clsact");
+	qdisc = ASSERT_OK(run_tc(tc_qdisc_add), "root's tc qdisc add dev lo clsact");
 	if (!qdisc)
 		goto out;
-	err = run_tc(filter_add);
+	err = run_tc(tc_filter_add);
 	if (refused) {
 		ASSERT_NEQ(err, 0, "root's tc filter add: its classifier is refused");
 		ASSERT_TRUE(printed("BPF program load failed"), "tc says why");
@@ -4251,7 +4281,7 @@ static void tc_squat_round(bool filled, bool hooks)
 	/* tc reused the attacker's pin (stock: the attacker has none) */
 	if (ASSERT_OK(lstat(TC_PIN, &st) ? -errno : 0, "a map at " TC_PIN))
 		ASSERT_EQ(st.st_uid, hooks ? NOBODY : 0, "pinned by the attacker");
-	ASSERT_OK(run_tc(filter_show), "tc filter show dev lo ingress");
+	ASSERT_OK(run_tc(tc_filter_show), "tc filter show dev lo ingress");
 	ASSERT_EQ(printed("tc_tail"), !refused, "root's classifier is attached");
 	if (!filled) {
 		step = SQUAT_INSERT;
@@ -4272,7 +4302,7 @@ static void tc_squat_round(bool filled, bool hooks)
 		    "the attacker's ran");
 out:
 	if (qdisc)
-		ASSERT_OK(run_tc(qdisc_del), "tc qdisc del dev lo clsact");
+		ASSERT_OK(run_tc(tc_qdisc_del), "tc qdisc del dev lo clsact");
 	if (sock >= 0)
 		close(sock);
 	unsquat();
@@ -4292,61 +4322,30 @@ out:
 
 static void token_tc_squat_attack(const void *arg, void *out)
 {
-	const struct bpf_insn drop[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		  .imm = TC_ACT_SHOT },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	struct tc_squat *s = out;
 	int map, prog;
-	__u32 key = 0;
 
 	s->insert = s->pin = -ENOEXEC;	/* not tried */
 	map = token_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1, 0);
 	s->map = map < 0 ? map : 0;
-	prog = token_prog_load(BPF_PROG_TYPE_SCHED_CLS, drop, ARRAY_SIZE(drop));
+	prog = token_prog_load(BPF_PROG_TYPE_SCHED_CLS, tc_drop, ARRAY_SIZE(tc_drop));
 	s->prog = prog < 0 ? prog : 0;
-	if (map >= 0 && prog >= 0)
-		s->insert = bpf_map_update_elem(map, &key, &prog, 0) ? -errno : 0;
-	if (map >= 0)
-		s->pin = (mkdir(BPFFS "/tc", 0755) && errno != EEXIST) ||
-			 (mkdir(BPFFS "/tc/globals", 0755) && errno != EEXIST) ||
-			 bpf_obj_pin(map, TC_PIN) ? -errno : 0;
-	if (map >= 0)
-		close(map);
-	if (prog >= 0)
-		close(prog);
+	tc_squat_insert_pin(s, map, prog, true);
 }
 
 static void token_tc_squat(void)
 {
-	static const char *const qdisc_add[] = {
-		"qdisc", "add", "dev", "lo", "clsact", NULL,
-	};
-	static const char *const qdisc_del[] = {
-		"qdisc", "del", "dev", "lo", "clsact", NULL,
-	};
-	static const char *const filter_add[] = {
-		"filter", "add", "dev", "lo", "ingress", "bpf", "da", "obj",
-		TC_TAIL_O, "sec", "tc", NULL,
-	};
-	static const char *const filter_show[] = {
-		"filter", "show", "dev", "lo", "ingress", NULL,
-	};
 	struct sockaddr_in addr = {
 		.sin_family = AF_INET, .sin_port = htons(PORT),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
 	bool lo_was_up = true, qdisc = false;
 	struct tc_squat s = {};
-	struct stat st, pin;
 	int sock = -1;
+	struct stat pin;
+	mode_t mode;
 
-	/* the guest has none: what the subtest makes there, it removes */
-	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
-			 "no " BPFFS "/tc or " BPFFS "/xdp yet") ||
-	    !ASSERT_OK(stat(BPFFS, &st) ? -errno : 0, "stat " BPFFS) ||
-	    !ASSERT_OK(chmod(BPFFS, 01777) ? -errno : 0, "chmod 1777 " BPFFS))
+	if (!share_bpffs(&mode))
 		return;
 	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up") || !make_cg() ||
 	    !ASSERT_OK(mkdir(TOKEN_BPFFS, 0755) && errno != EEXIST ? -errno : 0,
@@ -4367,19 +4366,19 @@ static void token_tc_squat(void)
 	ASSERT_OK(s.prog, "a classifier loaded with the token");
 	ASSERT_OK(s.insert, "the classifier into the array");
 	ASSERT_OK(s.pin, "pinned at " TC_PIN ", in the host's BPF FS of mode 1777");
-	qdisc = ASSERT_OK(run_tc(qdisc_add), "root's tc qdisc add dev lo clsact");
+	qdisc = ASSERT_OK(run_tc(tc_qdisc_add), "root's tc qdisc add dev lo clsact");
 	if (!qdisc)
 		goto out;
-	ASSERT_OK(run_tc(filter_add), "root's tc filter add: its classifier loads");
+	ASSERT_OK(run_tc(tc_filter_add), "root's tc filter add: its classifier loads");
 	if (ASSERT_OK(lstat(TC_PIN, &pin) ? -errno : 0, "a map at " TC_PIN))
 		ASSERT_EQ(pin.st_uid, NOBODY, "pinned by the holder, reused by tc");
-	ASSERT_OK(run_tc(filter_show), "tc filter show dev lo ingress");
+	ASSERT_OK(run_tc(tc_filter_show), "tc filter show dev lo ingress");
 	ASSERT_TRUE(printed("tc_tail"), "root's classifier is attached");
 	ASSERT_OK(send_from_53(), "root sends datagrams over lo");
 	ASSERT_FALSE(received(sock), "root's classifier tail-called the holder's: dropped");
 out:
 	if (qdisc)
-		ASSERT_OK(run_tc(qdisc_del), "tc qdisc del dev lo clsact");
+		ASSERT_OK(run_tc(tc_qdisc_del), "tc qdisc del dev lo clsact");
 	if (sock >= 0)
 		close(sock);
 	unsquat();
@@ -4387,19 +4386,15 @@ out:
 	ungrant_cg(false);
 	if (!lo_was_up)
 		lo_set(false, NULL);
-	ASSERT_OK(chmod(BPFFS, st.st_mode & 07777) ? -errno : 0, "mode of " BPFFS " back");
+	share_bpffs_end(mode);
 }
 
 static void tc_squat(bool hooks)
 {
 	bool lo_was_up = true;
-	struct stat st;
+	mode_t mode;
 
-	/* the guest has none: what the subtest makes there, it removes */
-	if (!ASSERT_TRUE(lstat(BPFFS "/tc", &st) && lstat(BPFFS "/xdp", &st),
-			 "no " BPFFS "/tc or " BPFFS "/xdp yet") ||
-	    !ASSERT_OK(stat(BPFFS, &st) ? -errno : 0, "stat " BPFFS) ||
-	    !ASSERT_OK(chmod(BPFFS, 01777) ? -errno : 0, "chmod 1777 " BPFFS))
+	if (!share_bpffs(&mode))
 		return;
 	/* root's socket's lo; put back as it was */
 	if (!ASSERT_OK(lo_set(true, &lo_was_up), "lo up"))
@@ -4423,7 +4418,7 @@ out:
 	ungrant_cg(hooks);
 	if (!lo_was_up)
 		lo_set(false, NULL);
-	ASSERT_OK(chmod(BPFFS, st.st_mode & 07777) ? -errno : 0, "mode of " BPFFS " back");
+	share_bpffs_end(mode);
 }
 
 void test_grant_escape(void)

@@ -19,7 +19,7 @@ usage: results.py COMMAND ARGS...
   get JSON KEY                 a top-level value of a JSON object ("" for null)
   series-table SERIES.json     series-check's table, for a terminal
   times RESULTS.json           each subtest's time in the guest, the
-                               longest first (its "# seconds: S" line)
+                               longest first (its "seconds")
                                (tools/series/shards.py writes series.json)
   gh-summary [TITLE RESULTS.json]... [--series TITLE SERIES.json]
                                GitHub's job summary and ::error annotations
@@ -128,20 +128,18 @@ def subtest_results(d):
 
 
 def times(d):
-    """The table of each subtest's seconds in the guest (the runner's
-    "# seconds: S" diagnostic), summed over the runs of one boot, the
-    longest first, and the total"""
+    """The table of each subtest's seconds in the guest (its "seconds"),
+    summed over the runs of one boot, the longest first, and the total"""
     secs, runs = {}, {}
     for t in d["tests"]:
         for s in t.get("subtests", []):
-            for line in s.get("diagnostics", []):
-                if line.startswith("# seconds: "):
-                    name = "%s/%s" % (t["name"], s["name"])
-                    secs[name] = secs.get(name, 0.0) + float(line[len("# seconds: "):])
-                    runs[name] = runs.get(name, 0) + 1
+            if "seconds" in s:
+                name = "%s/%s" % (t["name"], s["name"])
+                secs[name] = secs.get(name, 0.0) + float(s["seconds"])
+                runs[name] = runs.get(name, 0) + 1
     if not secs:
-        raise NotResults("no subtest has a '# seconds:' line: results of tests "
-                         "built before the runner timed them")
+        raise NotResults("no subtest has seconds: results of tests built before "
+                         "the runner timed them")
     out = ["%9.1f  %4d  %s" % (secs[n], runs[n], n)
            for n in sorted(secs, key=lambda n: (-secs[n], n))]
     out.append("%9.1f        total, %d subtests" % (sum(secs.values()), len(secs)))
