@@ -258,17 +258,17 @@ ci-base: initramfs kernel-base ## the same tests on the kernel at 'base': as ci/
 parity-table: ## docs/container.md's parity table (container_tools) from make ci's and make ci-base's results
 	tools/measure/parity-table.sh update $(CI_O) $(BASE_CI) $(B)/parity.md docs/container.md tests/fixtures/parity $(KSRC)
 
-# docs/series.md's table of what each design stops (issue 40), from the
-# results of make ci: build/design.md, the block between the document's
-# design-table markers, and the results it was made from, cut to the
-# tests it names, in tests/fixtures/design/ (tests/run.sh checks the
-# block against them).
 # Each subtest's time in the guest, from the last run's results (make
 # ci, make test), the longest first
 .PHONY: test-times
 test-times: ## each subtest's seconds in the guest in the last make ci or make test, the longest first
 	python3 tools/lib/results.py times $(CI_O)/results.json
 
+# docs/series.md's table of what each design stops (issue 40), from the
+# results of make ci: build/design.md, the block between the document's
+# design-table markers, and the results it was made from, cut to the
+# tests it names, in tests/fixtures/design/ (tests/run.sh checks the
+# block against them).
 .PHONY: design-table
 design-table: ## docs/series.md's table of what the grant and the token each stop, from make ci's results
 	tools/measure/design-table.sh update $(CI_O) $(B)/design.md docs/series.md tests/fixtures/design $(KSRC)

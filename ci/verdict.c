@@ -58,6 +58,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -240,8 +241,10 @@ static int node_diag(struct node *n, const char *text, size_t len)
 
 		memcpy(num, text + pre, len - pre);
 		num[len - pre] = '\0';
+		errno = 0;
 		v = strtod(num, &end);
-		if (end != num && !*end && v >= 0) {
+		/* console text: inf or 1e999 would make the JSON invalid */
+		if (end != num && !*end && !errno && isfinite(v) && v >= 0 && v < 1e7) {
 			n->seconds = v;
 			return 0;
 		}

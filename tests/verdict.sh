@@ -192,23 +192,26 @@ report "json no_such_subtest" "$(check_cause "$top/tests/fixtures/step/no_subtes
 	tests-failed - nosuch)"
 
 # a subtest's "# seconds: S" line: results.json's seconds, kept past the
-# 32 diagnostics a node keeps, and not a diagnostic; a bad number stays one
+# 32 diagnostics a node keeps, and not a diagnostic; a bad or infinite
+# number stays one (JSON has no inf)
 {
-	printf 'KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: t\n    1..2\n'
+	printf 'KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: t\n    1..4\n'
 	i=0
 	while [ $i -lt 40 ]; do
 		echo "    # line $i"
 		i=$((i + 1))
 	done
-	printf '    # seconds: 12.500\n    ok 1 a\n    # seconds: x1\n    ok 2 b\nok 1 t\n'
+	printf '    # seconds: 12.500\n    ok 1 a\n    # seconds: x1\n    ok 2 b\n'
+	printf '    # seconds: inf\n    ok 3 c\n    # seconds: 1e999\n    ok 4 d\nok 1 t\n'
 } > "$tmp/seconds.log"
 "$bin" --json "$tmp/s.json" "$tmp/seconds.log" >/dev/null 2>&1 || true
 report "json seconds" "$(python3 -c 'import json, sys
-a, b = json.load(open(sys.argv[1]))["tests"][0]["subtests"]
+a, b, c, d = json.load(open(sys.argv[1]))["tests"][0]["subtests"]
 if a.get("seconds") != 12.5 or any("seconds" in l for l in a["diagnostics"]):
     print("a: %s" % a)
-if "seconds" in b or b.get("diagnostics") != ["# seconds: x1"]:
-    print("b: %s" % b)' "$tmp/s.json" 2>&1)"
+for s, text in ((b, "x1"), (c, "inf"), (d, "1e999")):
+    if "seconds" in s or s.get("diagnostics") != ["# seconds: " + text]:
+        print("%s: %s" % (s["name"], s))' "$tmp/s.json" 2>&1)"
 
 rc=0
 "$bin" >/dev/null 2>&1 || rc=$?

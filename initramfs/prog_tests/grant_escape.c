@@ -433,7 +433,7 @@ static int token_holder_in_cg(const struct delegation *d,
 	const char *args[2 + 2 * ARRAY_SIZE(opts)] = { NULL };
 	long long kills = cg_memory_event("oom_kill");
 	int sk[2], ret = -1, n = 0, i;
-	char pid_text[16], c = 1;
+	char pid_text[16], c = 1, ready;
 	void *shared;
 	pid_t pid;
 
@@ -464,7 +464,7 @@ static int token_holder_in_cg(const struct delegation *d,
 	/* the BPF FS once the child is in its namespaces; then its go (a
 	 * child that failed before has closed its end: no SIGPIPE)
 	 */
-	if (pid > 0 && read(sk[0], &c, 1) == 1 &&
+	if (pid > 0 && read(sk[0], &ready, 1) == 1 &&
 	    ASSERT_OK(run_program(TOKEN_MOUNT, AS_ROOT, args), "bpf-token-mount"))
 		c = 0;
 	if (pid > 0)
@@ -913,8 +913,9 @@ static void sk_lookup_insns(struct bpf_insn *insns, int netns, __u32 daddr, __u1
 		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -16 },
 		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -12,
 		  .imm = daddr },
+		/* sport then dport, as a little-endian word (x86) */
 		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -8,
-		  .imm = port << 16 },
+		  .imm = (__s32)((__u32)port << 16) },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2,
 		  .src_reg = BPF_REG_10 },
 		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -16 },
@@ -1594,6 +1595,11 @@ struct entry_fill {
 	int filled;	/* entries it filled */
 	int err;	/* why it stopped: -errno, 0 if every entry was filled */
 	bool killed;	/* or a child killed (by the cgroup's OOM killer) */
+	/* with a token: the map made without it (-errno), and CG's
+	 * memory.current while the map still held its entries
+	 */
+	int untokened;
+	long long current;
 };
 
 /* A software perf event of the caller's own, counting in user space only,
@@ -1634,6 +1640,9 @@ static void pea_fill(const void *arg, void *out)
 	pid_t pid;
 
 	if (a->token) {
+		map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, NULL, 4, 4, PEA_ENTRIES,
+				     &opts);
+		f->untokened = map < 0 ? -errno : (close(map), 0);
 		map = token_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, PEA_ENTRIES,
 				       BPF_F_PRESERVE_ELEMS);
 		f->map = map < 0 ? map : 0;
@@ -1679,6 +1688,7 @@ static void pea_fill(const void *arg, void *out)
 		else if (WIFSIGNALED(status))
 			f->killed = true;
 	}
+	f->current = cg_memory_current();
 	if (map >= 0)
 		close(map);
 }
@@ -1758,15 +1768,18 @@ static void token_perf_event_array(void)
 	ret = token_holder_in_cg(&(struct delegation){ "map_create", "perf_event_array" },
 				 pea_fill, &arg, &f, sizeof(f));
 	held = f.filled * event_size;
-	printf("%s: map %d, %d of %d entries filled, then %s %d; events held %lld bytes "
-	       "under memory.max %d\n", __func__, f.map, f.filled, PEA_ENTRIES,
+	printf("%s: without the token %d; with it map %d, %d of %d entries filled, then %s "
+	       "%d; events held %lld bytes, memory.current %lld under memory.max %d\n",
+	       __func__, f.untokened, f.map, f.filled, PEA_ENTRIES,
 	       ret == 1 || f.killed ? "killed by the cgroup's OOM killer" : "error", f.err,
-	       held, MEMCG_MAX);
+	       held, f.current, MEMCG_MAX);
 	if (!ASSERT_OK(ret, "the holder reports"))
 		goto out;
+	ASSERT_EQ(f.untokened, -EPERM, "the map without the token");
 	ASSERT_OK(f.map, "a perf_event_array made with the token");
 	ASSERT_EQ(f.filled, PEA_ENTRIES, "every entry filled");
-	ASSERT_GT(held, MEMCG_MAX, "events past memory.max, charged to no cgroup");
+	ASSERT_GT(held, MEMCG_MAX, "events past memory.max");
+	ASSERT_LT(f.current, held, "the events charged to no cgroup");
 out:
 	ungrant_cg(false);
 }
@@ -2529,7 +2542,9 @@ out_unmap:
 #define JIT_TOKEN_PROGS	100
 
 struct jit_hold {
+	int untokened;		/* the same load without the token: -errno */
 	int loaded, err;
+	long long current;	/* CG's memory.current, the programs held */
 };
 
 static void token_jit_fill(const void *arg, void *out)
@@ -2537,6 +2552,11 @@ static void token_jit_fill(const void *arg, void *out)
 	struct jit_hold *h = out;
 	int fd;
 
+	/* the control: the holder has no capability but its token's */
+	fd = load_jit_heavy();
+	h->untokened = fd < 0 ? fd : 0;
+	if (fd >= 0)
+		close(fd);
 	/* the fds stay open until the holder exits */
 	for (; h->loaded < JIT_TOKEN_PROGS; h->loaded++) {
 		fd = token_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, jit_heavy_insns(),
@@ -2546,6 +2566,7 @@ static void token_jit_fill(const void *arg, void *out)
 			break;
 		}
 	}
+	h->current = cg_memory_current();
 }
 
 static void token_jit(void)
@@ -2564,12 +2585,16 @@ static void token_jit(void)
 	/* v6.9 asks for the attach type too: a socket filter's is 0 */
 	ret = token_holder_in_cg(&(struct delegation){ "prog_load", NULL, "socket_filter", "any" },
 				 token_jit_fill, NULL, &h, sizeof(h));
-	printf("%s: loaded %d of %d, then error %d; images %lld bytes under memory.max %d\n",
-	       __func__, h.loaded, JIT_TOKEN_PROGS, h.err, h.loaded * image, PROG_TYPE_MAX);
+	printf("%s: without the token %d; with it loaded %d of %d, then error %d; images "
+	       "%lld bytes, memory.current %lld under memory.max %d\n", __func__,
+	       h.untokened, h.loaded, JIT_TOKEN_PROGS, h.err, h.loaded * image, h.current,
+	       PROG_TYPE_MAX);
 	if (!ASSERT_OK(ret, "the holder reports"))
 		goto out;
+	ASSERT_EQ(h.untokened, -EPERM, "the load without the token");
 	ASSERT_EQ(h.loaded, JIT_TOKEN_PROGS, "every program loaded");
-	ASSERT_GT(h.loaded * image, PROG_TYPE_MAX, "images past memory.max, charged to no cgroup");
+	ASSERT_GT(h.loaded * image, PROG_TYPE_MAX, "images past memory.max");
+	ASSERT_LT(h.current, h.loaded * image, "the images charged to no cgroup");
 out:
 	ungrant_cg(false);
 }
@@ -3775,6 +3800,7 @@ static void ext_attach(bool hooks)
 		goto out;
 	printf("%s: the attacker's extension: load %d, open %d, link %d\n", __func__,
 	       e.load, e.open, e.link);
+	/* stock: refused at libbpf's probe, the attacker's first load */
 	ASSERT_EQ(e.load, hooks ? 0 : -EPERM, "granted ext load");
 	if (!hooks)
 		goto out;
@@ -4341,7 +4367,7 @@ static void token_tc_squat(void)
 	};
 	bool lo_was_up = true, qdisc = false;
 	struct tc_squat s = {};
-	int sock = -1;
+	int sock = -1, map;
 	struct stat pin;
 	mode_t mode;
 
@@ -4376,6 +4402,14 @@ static void token_tc_squat(void)
 	ASSERT_TRUE(printed("tc_tail"), "root's classifier is attached");
 	ASSERT_OK(send_from_53(), "root sends datagrams over lo");
 	ASSERT_FALSE(received(sock), "root's classifier tail-called the holder's: dropped");
+	/* the control: with the holder's program out of the array, they pass */
+	map = bpf_obj_get(TC_PIN);
+	if (ASSERT_GE(map, 0, "root opens " TC_PIN)) {
+		ASSERT_OK(bpf_map_delete_elem(map, &(__u32){ 0 }), "root empties the array");
+		close(map);
+		ASSERT_OK(send_from_53(), "root sends again");
+		ASSERT_TRUE(received(sock), "they reach root's socket");
+	}
 out:
 	if (qdisc)
 		ASSERT_OK(run_tc(tc_qdisc_del), "tc qdisc del dev lo clsact");

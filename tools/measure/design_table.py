@@ -28,14 +28,14 @@ import sys
 ROWS = [
     ("a device map entry naming a device of the initial network namespace",
      "stopped (patch 21)", ["grant_escape/devmap_other_netns"],
-     "reached: the token is CAP_NET_ADMIN in its user namespace, and no check "
-     "asks about the device's namespace", ["token_bpffs/grant_escape"]),
+     "the entry is accepted: the token is CAP_NET_ADMIN in its user namespace, "
+     "and no check asks about the device's namespace", ["token_bpffs/grant_escape"]),
     ("CPU time: `bpf_loop()`, programs past 4096 instructions, "
      "`BPF_F_TEST_STATE_FREQ`",
      "stopped at the load (patch 30)", ["grant_escape/cpu_time"],
      "reached: the token is CAP_BPF", ["token_bpffs/grant_escape"]),
     ("revocation",
-     "`bpf-grant remove` stops new objects; the old ones stay",
+     "`bpf-grant remove` stops new objects",
      ["bpf_grant/grant_app"],
      "unmounting the BPF FS takes no token back, and an fd opened before "
      "still makes one", ["token_bpffs/grant_escape"]),
@@ -45,11 +45,11 @@ ROWS = [
      "the policy's grant hook refuses the object", ["lsm_map_create/*"],
      "the token's LSM hooks (patch 59) refuse the token, or take back a "
      "command or a capability", ["token_bpffs/lsm"]),
-    ("a map's and the verifier's memory",
-     "charged to the memory cgroup (stock, patches 27, 28, 38)",
-     ["grant_escape/memcg_every_map_type", "grant_escape/verifier_memcg_bound"],
-     "charged the same: those charges are not the grant's",
-     ["token_bpffs/memory"]),
+    ("a map's memory",
+     "charged to the memory cgroup (stock, patches 27, 28)",
+     ["grant_escape/memcg_every_map_type"],
+     "charged the same (arrays until memory.max): those charges are not the "
+     "grant's", ["token_bpffs/memory"]),
     ("BTF's memory", "charged to the memory cgroup (patch 22)",
      ["grant_escape/btf_memcg_bound"],
      "not charged, as v6.9", ["token_bpffs/memory"]),
@@ -57,13 +57,14 @@ ROWS = [
      "charged to the map's memory cgroup (patch 63)",
      ["grant_escape/perf_event_array_charged",
       "grant_escape/perf_event_array_one_event"],
-     "not charged, as v6.9: all 32768 entries filled under memory.max 16 MiB",
-     ["grant_escape/token_perf_event_array"]),
+     "not charged, as v6.9: all 32768 entries filled under memory.max 16 MiB, "
+     "memory.current below the events held", ["grant_escape/token_perf_event_array"]),
     ("the JIT image, under the host-wide `bpf_jit_limit`",
      "charged to the memory cgroup (patch 39)",
      ["grant_escape/jit_memcg_bound", "grant_escape/memcg_every_prog_type"],
-     "not charged, bound by `bpf_jit_limit` alone, as v6.9: images past "
-     "memory.max load", ["grant_escape/token_jit"]),
+     "not charged, as v6.9 (`bpf_jit_charge_modmem()` asks `bpf_capable()`): "
+     "images past memory.max load, memory.current below them",
+     ["grant_escape/token_jit"]),
     ("cpumap threads and rings", "bounded (patch 24)",
      ["grant_escape/cpumap_threads_bound"],
      "not bounded past the delegation: with RLIMIT_NPROC at 0 a token's "
