@@ -1688,7 +1688,11 @@ static void pea_fill(const void *arg, void *out)
 		else if (WIFSIGNALED(status))
 			f->killed = true;
 	}
-	f->current = cg_memory_current();
+	/* not at memory.max: a page fault of fopen()'s there meets the OOM
+	 * killer (perf_event_array_one_event wants ENOMEM, not a kill)
+	 */
+	if (a->token)
+		f->current = cg_memory_current();
 	if (map >= 0)
 		close(map);
 }
