@@ -36,7 +36,7 @@ check() { check_tool tools/measure/bench_report.py "$f" differs "$@" || status=1
 # hooks.csv's rows, boot by boot in bench.sh's order
 head -n 1 "$f/run/hooks.csv" > "$tmp/hooks.csv"
 for round in 1 2; do
-	for policy in none alloc defer grant; do
+	for policy in none alloc defer grant token; do
 		case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 		for k in "$@" tip; do
 			python3 tools/measure/bench_report.py rows "$k" icount "$round" \
@@ -44,7 +44,7 @@ for round in 1 2; do
 		done
 	done
 done
-for policy in none alloc defer grant; do
+for policy in none alloc defer grant token; do
 	case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 	for k in "$@" tip; do
 		python3 tools/measure/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$tmp/hooks.csv"

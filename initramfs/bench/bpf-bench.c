@@ -14,6 +14,15 @@
  * kernel.unprivileged_bpf_disabled at 0, put back after, so that the
  * stock kernel lets it make the calls that need no capability.
  *
+ * Policy "token" (a kernel with the BPF token): no LSM program; the caller
+ * is a token's holder, "token": root of a user namespace of its own (uid
+ * 65534 outside, no capability in the initial one) with a token of a BPF
+ * FS that root mounts for it delegating the four calls (bpf-token-mount,
+ * as a container runtime does), passed with each call.
+ * kernel.unprivileged_bpf_disabled stays as the boot has it (2): a call
+ * that succeeds is one the token carried. The grant's path and the
+ * token's are then measured side by side in one make bench run.
+ *
  * With no policy, a third caller, "memcg": root in a memory cgroup of its
  * own (BENCH_CG), so that what a map's creation charges is charged, times
  * BPF_MAP_CREATE of a small map of every type of the kernel's enum
@@ -31,28 +40,34 @@
  * late in a boot run slower or faster than early ones, with the deferred
  * work the earlier calls left, and that would pass for the policy's cost.
  *
- * usage: bpf-bench none|defer|grant|alloc [REPS [ITERS]]
+ * usage: bpf-bench none|defer|grant|alloc|token [REPS [ITERS]]
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "int_file.h"
+#include "bpf_token.h"
 #include "kernel_btf.h"
 #include "bench_policy.skel.h"
 
 #define UNPRIV_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
 #define ROOT_SUBTREE "/sys/fs/cgroup/cgroup.subtree_control"
 #define BENCH_CG "/sys/fs/cgroup/bpf-bench"
+#define BPFFS "/sys/fs/bpf"
+#define TOKEN_MOUNT "/bin/bpf-token-mount"
 #define NOBODY 65534
 #define MAX_REPS 64
 
@@ -71,31 +86,61 @@ static int btf_fd = -1;
 static const void *btf_raw;
 static __u32 btf_raw_size;
 
-static int btf_load(void)
+/* The token the calls pass (policy token's caller), -1: none */
+static int token = -1;
+
+/* bpf(@cmd, @a), with the token if there is one: the new fd, or -errno */
+static int bench_bpf(int cmd, union attr_v69 *a)
 {
-	return bpf_btf_load(btf_raw, btf_raw_size, NULL);
+	int fd;
+
+	if (token >= 0)
+		return bpf_with_token(cmd, a, token);
+	fd = syscall(__NR_bpf, cmd, a, sizeof(*a));
+	return fd < 0 ? -errno : fd;
 }
 
-/* Each call returns 0, or -errno */
+static int btf_load(void)
+{
+	union attr_v69 a = {};
+
+	a.attr.btf = (unsigned long)btf_raw;
+	a.attr.btf_size = btf_raw_size;
+	return bench_bpf(BPF_BTF_LOAD, &a);
+}
+
+/* Each call returns 0, or -errno (@fd: an fd to close, or -errno) */
 static int done(int fd)
 {
 	if (fd < 0)
-		return -errno;
+		return fd;
 	close(fd);
 	return 0;
 }
 
 static int call_map_array(void)
 {
-	return done(bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 8, 1, NULL));
+	union attr_v69 a = {};
+
+	a.attr.map_type = BPF_MAP_TYPE_ARRAY;
+	a.attr.key_size = 4;
+	a.attr.value_size = 8;
+	a.attr.max_entries = 1;
+	return done(bench_bpf(BPF_MAP_CREATE, &a));
 }
 
 static int call_map_hash_btf(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
-		    .btf_key_type_id = 1, .btf_value_type_id = 1);
+	union attr_v69 a = {};
 
-	return done(bpf_map_create(BPF_MAP_TYPE_HASH, NULL, 4, 4, 16, &opts));
+	a.attr.map_type = BPF_MAP_TYPE_HASH;
+	a.attr.key_size = 4;
+	a.attr.value_size = 4;
+	a.attr.max_entries = 16;
+	a.attr.btf_fd = btf_fd;
+	a.attr.btf_key_type_id = 1;
+	a.attr.btf_value_type_id = 1;
+	return done(bench_bpf(BPF_MAP_CREATE, &a));
 }
 
 static int call_btf_load(void)
@@ -109,9 +154,13 @@ static int call_prog_load(void)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	union attr_v69 a = {};
 
-	return done(bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL",
-				  ret0, ARRAY_SIZE(ret0), NULL));
+	a.attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	a.attr.insns = (unsigned long)ret0;
+	a.attr.insn_cnt = ARRAY_SIZE(ret0);
+	a.attr.license = (unsigned long)"GPL";
+	return done(bench_bpf(BPF_PROG_LOAD, &a));
 }
 
 struct call {
@@ -365,6 +414,69 @@ static int measure_both(const char *policy)
 	return err;
 }
 
+/* The token's holder, a child: root of a user namespace of its own (uid
+ * 65534 outside) and of a mount namespace, where root mounts a BPF FS that
+ * delegates the calls; its token passed with each call. 0 or -1.
+ */
+static int measure_token(void)
+{
+	const char *args[] = { TOKEN_MOUNT, NULL, "--cmds", "map_create:btf_load:prog_load",
+			       "--maps", "array:hash", "--progs", "socket_filter",
+			       "--attachs", "any", NULL };
+	char pid_text[16], c = 1;
+	int sk[2], status, err = -1;
+	pid_t pid, mounter;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sk))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(sk[0]);
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY) || unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+		    map_user_ns(NOBODY) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    write(sk[1], "", 1) != 1 || read(sk[1], &c, 1) != 1 || c) {
+			perror("# bpf-bench: becoming a token's holder");
+			_exit(1);
+		}
+		/* the control: without the token, the holder is refused */
+		if (call_map_array() != -EPERM) {
+			fprintf(stderr, "# bpf-bench: a token's holder creates a map "
+				"without its token: nothing to measure the token by\n");
+			_exit(1);
+		}
+		token = bpf_token_create_at(BPFFS);
+		if (token < 0) {
+			fprintf(stderr, "# bpf-bench: BPF_TOKEN_CREATE: %s\n", strerror(-token));
+			_exit(1);
+		}
+		measure("token", "token");
+		_exit(0);
+	}
+	close(sk[1]);
+	/* bpf-token-mount once the child is in its namespaces; then its go */
+	if (pid > 0 && read(sk[0], &c, 1) == 1) {
+		snprintf(pid_text, sizeof(pid_text), "%d", pid);
+		args[1] = pid_text;
+		mounter = fork();
+		if (mounter == 0) {
+			execv(TOKEN_MOUNT, (char **)args);
+			_exit(127);
+		}
+		c = !(mounter > 0 && waitpid(mounter, &status, 0) == mounter &&
+		      WIFEXITED(status) && !WEXITSTATUS(status));
+		if (c)
+			fprintf(stderr, "# bpf-bench: %s failed\n", TOKEN_MOUNT);
+		send(sk[0], &c, 1, MSG_NOSIGNAL);
+	}
+	close(sk[0]);
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    !WEXITSTATUS(status))
+		err = 0;
+	return err;
+}
+
 /* Attach the programs of @policy, measure, detach */
 static int measure_policy(struct bench_policy *skel, const char *policy)
 {
@@ -410,10 +522,10 @@ int main(int argc, char **argv)
 		reps = atoi(argv[2]);
 	if (argc > 3)
 		iters = atoi(argv[3]);
-	if ((strcmp(policy, "none") && strcmp(policy, "defer") &&
-	     strcmp(policy, "grant") && strcmp(policy, "alloc")) ||
+	if ((strcmp(policy, "none") && strcmp(policy, "defer") && strcmp(policy, "grant") &&
+	     strcmp(policy, "alloc") && strcmp(policy, "token")) ||
 	    reps < 1 || reps > MAX_REPS || iters < 1) {
-		fprintf(stderr, "usage: bpf-bench none|defer|grant|alloc [REPS (1-%d) [ITERS]]\n",
+		fprintf(stderr, "usage: bpf-bench none|defer|grant|alloc|token [REPS (1-%d) [ITERS]]\n",
 			MAX_REPS);
 		return 2;
 	}
@@ -432,6 +544,13 @@ int main(int argc, char **argv)
 	       "calls of warm-up\n", policy, reps, iters, iters);
 	if (!strcmp(policy, "none"))
 		return measure_both("none") || measure_types_in_memcg() ? 1 : 0;
+	if (!strcmp(policy, "token")) {
+		if (!kernel_has_token()) {
+			fprintf(stderr, "# bpf-bench: no BPF token in this kernel\n");
+			return 1;
+		}
+		return measure_token() ? 1 : 0;
+	}
 	hooks = have_grant_hooks();
 	if (!hooks && strcmp(policy, "alloc")) {
 		fprintf(stderr, "# bpf-bench: no grant hooks in this kernel: "

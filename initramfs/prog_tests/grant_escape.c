@@ -370,27 +370,10 @@ static int in_cg_as_root(void (*fn)(const void *arg, void *out),
  * bpf-grant is in force.
  */
 #define TOKEN_MOUNT	"/bin/bpf-token-mount"
-/* v6.9's token UAPI by value (token_uapi checks the tree's header against
- * v6.9): these tests build at every commit of make series-check, and the
- * headers before patch 40 do not have it
- */
-#define TOKEN_CREATE		36		/* BPF_TOKEN_CREATE */
-#define TOKEN_FD_FLAG		(1U << 16)	/* BPF_F_TOKEN_FD */
-#define MAP_TOKEN_FD_OFF	76		/* map_token_fd */
-#define PROG_TOKEN_FD_OFF	144		/* prog_token_fd */
-#define BPFFS_FD_OFF		4		/* token_create.bpffs_fd */
-#define ATTR_SIZE_V69		152
-
 /* What a holder's delegation allows: bpf-token-mount's lists, NULL for none */
 struct delegation {
 	const char *cmds, *maps, *progs, *attachs;
 	const char *path;	/* where the BPF FS goes; NULL: BPFFS */
-};
-
-/* union bpf_attr as v6.9 lays it out: 6.1's fields, then the token's */
-union attr_v69 {
-	union bpf_attr attr;
-	char bytes[ATTR_SIZE_V69];
 };
 
 /* The holder's token, while token_holder_in_cg() runs its function */
@@ -401,20 +384,13 @@ static int holder_token = -1;
  */
 static int become_token_holder(int sk, const char *path)
 {
-	union attr_v69 a = {};
 	char c;
-	int fd;
 
 	if (!become_nobody() || unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
 	    map_user_ns(NOBODY) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    write(sk, "", 1) != 1 || read(sk, &c, 1) != 1 || c)
 		return -1;
-	fd = open(path ?: BPFFS, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return -1;
-	memcpy(a.bytes + BPFFS_FD_OFF, &fd, sizeof(fd));
-	holder_token = syscall(__NR_bpf, TOKEN_CREATE, &a, sizeof(a));
-	close(fd);
+	holder_token = bpf_token_create_at(path ?: BPFFS);
 	return holder_token < 0 ? -1 : 0;
 }
 
@@ -491,16 +467,13 @@ static int token_map_create(enum bpf_map_type type, __u32 value_size, __u32 entr
 			    __u32 flags)
 {
 	union attr_v69 a = {};
-	int fd;
 
 	a.attr.map_type = type;
 	a.attr.key_size = 4;
 	a.attr.value_size = value_size;
 	a.attr.max_entries = entries;
-	a.attr.map_flags = flags | TOKEN_FD_FLAG;
-	memcpy(a.bytes + MAP_TOKEN_FD_OFF, &holder_token, sizeof(holder_token));
-	fd = syscall(__NR_bpf, BPF_MAP_CREATE, &a, sizeof(a));
-	return fd < 0 ? -errno : fd;
+	a.attr.map_flags = flags;
+	return bpf_with_token(BPF_MAP_CREATE, &a, holder_token);
 }
 
 /* BPF_PROG_LOAD with the holder's token: fd or -errno */
@@ -508,16 +481,12 @@ static int token_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns
 			   size_t cnt)
 {
 	union attr_v69 a = {};
-	int fd;
 
 	a.attr.prog_type = type;
 	a.attr.insns = (unsigned long)insns;
 	a.attr.insn_cnt = cnt;
 	a.attr.license = (unsigned long)"GPL";
-	a.attr.prog_flags = TOKEN_FD_FLAG;
-	memcpy(a.bytes + PROG_TOKEN_FD_OFF, &holder_token, sizeof(holder_token));
-	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &a, sizeof(a));
-	return fd < 0 ? -errno : fd;
+	return bpf_with_token(BPF_PROG_LOAD, &a, holder_token);
 }
 
 /* Whether the kernel has the BPF token, for the token's side of an

@@ -12,26 +12,14 @@
 #include <stdarg.h>
 #include <sys/prctl.h>
 #include "fd_pass.h"
+#include "int_file.h"
+#include "bpf_token.h"
 #include "kernel_btf.h"
 #include <linux/capability.h>
 #include <bpf/btf.h>
 
 #define BPF_GRANT	"/bin/bpf-grant"
 #define NOBODY		65534
-
-static inline int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(text, f) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
 
 /* A process that is uid and gid 65534 with no capability left */
 static inline bool become_nobody(void)
@@ -44,22 +32,6 @@ static inline bool become_nobody(void)
 		return false;
 	return !(data[0].effective | data[1].effective |
 		 data[0].permitted | data[1].permitted);
-}
-
-/* After unshare(CLONE_NEWUSER): root in it is @outside (uid and gid). A
- * process that dropped root's ids is not dumpable, and its /proc/self
- * files stay root's: make it dumpable again to write its maps.
- */
-static inline int map_user_ns(unsigned int outside)
-{
-	char map[32];
-
-	snprintf(map, sizeof(map), "0 %u 1", outside);
-	if (prctl(PR_SET_DUMPABLE, 1))
-		return -errno;
-	return write_file("/proc/self/setgroups", "deny") ?:
-	       write_file("/proc/self/uid_map", map) ?:
-	       write_file("/proc/self/gid_map", map);
 }
 
 /* The subjects of the series' commits, from base to the commit the tests

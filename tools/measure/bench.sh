@@ -14,7 +14,10 @@
 #    kernels' boots go to build/bench/hooks.csv; the table gives the tip's
 #    rate over stock's for the same call and caller. The boots with no
 #    policy also time the creation of every map type, as root in a
-#    memory cgroup (caller "memcg").
+#    memory cgroup (caller "memcg"). The tip's boots with policy
+#    "token" time the same calls made by a BPF token's holder with no
+#    capability (caller "token"), beside the granting policy's
+#    unprivileged caller.
 # 2. The harness's own: one bisect step (tools/series/step.sh running one test,
 #    in the steps worktree at TREE's HEAD) with nothing changed, after a
 #    one-file edit of kernel/bpf/syscall.c (a compile ccache has not
@@ -29,8 +32,8 @@
 #
 # build/bench/hooks.csv, comma-separated, with a header line:
 #   kernel (base, tip), clock (icount, wall), round, call, policy (none,
-#   alloc, defer, grant), caller (root, unpriv), result, median, min, max (calls
-#   per second), reps, iters
+#   alloc, defer, grant, token), caller (root, unpriv, memcg, token),
+#   result, median, min, max (calls per second), reps, iters
 # build/bench/ratios.csv, the table below, comma-separated, no header:
 #   clock, call, caller, kernel, policy, result, stock/s, rate/s,
 #   rate/stock
@@ -106,14 +109,14 @@ bench_boot() {
 
 if part hooks; then
 	: > "$out/hooks.csv.tmp"
-	# base has no grant hooks: none and alloc only
+	# base has no grant hooks and no token: none and alloc only
 	for round in 1 2; do
-		for policy in none alloc defer grant; do
+		for policy in none alloc defer grant token; do
 			case $policy in none | alloc) bench_boot base icount "$round" "$policy" ;; esac
 			bench_boot tip icount "$round" "$policy"
 		done
 	done
-	for policy in none alloc defer grant; do
+	for policy in none alloc defer grant token; do
 		case $policy in none | alloc) bench_boot base wall 1 "$policy" ;; esac
 		bench_boot tip wall 1 "$policy"
 	done

@@ -11,8 +11,9 @@ subcommand prints on stdout:
                                there are none
   hooks HOOKS.csv RATIOS.csv ACCEL
                                write RATIOS.csv; print the table, the
-                               targets and the granting policy's
-                               unprivileged calls against stock's root
+                               targets, the granting policy's
+                               unprivileged calls against stock's root,
+                               and a token's holder's against both
                                (ACCEL: the wall-clock boots' accelerator)
   steps OUT                    the bisect step's table, from
                                OUT/{unchanged,edited,reverted}/times
@@ -243,6 +244,35 @@ def granted_lines(gs):
     return out
 
 
+def token(recs):
+    """A token's holder's calls (the tip's boots with policy token) under
+    icount, by call, side by side with the granting policy's unprivileged
+    caller of the same run: per_stock (over stock's root) and per_grant
+    (over the granted caller), each None where the results differ or the
+    run has no such row"""
+    m = means(r for r in recs if r["clock"] == "icount")
+    out = []
+    for (kernel, _, call, caller, policy), (rate, res, _) in sorted(m.items()):
+        if (kernel, caller, policy) != ("tip", "token", "token"):
+            continue
+        d = {"call": call, "result": res}
+        for key, k in (("per_stock", ("base", "icount", call, "root", "none")),
+                       ("per_grant", ("tip", "icount", call, "unpriv", "grant"))):
+            other = m.get(k)
+            d[key] = float("%.3f" % (rate / other[0])) \
+                if other is not None and other[1] == res else None
+        out.append(d)
+    return out
+
+
+def token_lines(ts):
+    def ratio(r, of):
+        return "%s of %s" % ("-" if r is None else "%.3f" % r, of)
+    return ["%s: a token's holder (%s) at %s, %s" % (
+        t["call"], t["result"], ratio(t["per_stock"], "stock root"),
+        ratio(t["per_grant"], "the granted caller")) for t in ts]
+
+
 def hooks_report(recs, accel):
     table = ratio_rows(recs)
     w = max([20] + [len(r["call"]) for r in table])
@@ -256,6 +286,7 @@ def hooks_report(recs, accel):
     out += targets(table) or ["targets met: no policy >= %.2f of stock, deferring map creation "
                               ">= %.2f" % (TARGET_NONE, TARGET_DEFER)]
     out += granted_lines(granted(recs))
+    out += token_lines(token(recs))
     return table, out
 
 
@@ -445,7 +476,7 @@ def bench_json(out, accel, date=None, mach=None):
 
     d = {"date": date or datetime.date.today().isoformat(),
          "machine": mach or machine(), "accel": accel,
-         "rounds": None, "hooks": None, "targets_missed": None, "granted": None,
+         "rounds": None, "hooks": None, "targets_missed": None, "granted": None, "token": None,
          "steps": None, "suite": None, "cold": None, "kernel_cost": None}
     recs = opt(os.path.join(out, "hooks.csv"), read_hooks)
     if recs is not None:
@@ -456,6 +487,7 @@ def bench_json(out, accel, date=None, mach=None):
         d["targets_missed"] = targets(table)
         d["granted"] = [dict(g, ratio=None if g["ratio"] is None else float("%.3f" % g["ratio"]))
                         for g in granted(recs)]
+        d["token"] = token(recs)
     if all(os.path.exists(os.path.join(out, s, "times")) for s in STEPS):
         d["steps"] = {s: {k: round(v, 1) for k, v in t.items()}
                       for s, t in read_steps(out).items()}
