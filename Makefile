@@ -81,7 +81,13 @@ KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
 	$(if $(CCACHE),CC="$(abspath tools/stages/ccache-gcc.sh)") \
 	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
 	KBUILD_BUILD_HOST=ci -j$(shell nproc)
-export CCACHE_DIR ?= $(abspath $(B)/ccache)
+# The caches that outlive a clone: ccache and the imported bases
+# (tools/stages/import.sh), in the user's cache directory as ccache's own
+# default is, so that a fresh clone on a machine that built before is
+# warm. BPF_CI_CACHE=DIR moves both; CCACHE_DIR moves ccache alone.
+BPF_CI_CACHE ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(if $(HOME),$(HOME)/.cache,$(abspath $(B))/cache))/bpf-lsm-ci
+export BPF_CI_CACHE
+export CCACHE_DIR ?= $(BPF_CI_CACHE)/ccache
 # Trees built side by side share cache entries. Each is built in a sibling
 # directory (build/linux in build/kernel, build/steps/linux in
 # build/steps/kernel, build/base/linux in build/base/kernel), and ccache
@@ -108,7 +114,7 @@ BASE_OBJ := $(B)/base/kernel$(if $(KCONFIG),-$(KCONFIG))
 BASE_CI := $(CI_O)/base
 BASE_SRC := $(B)/base/linux
 
-.PHONY: help test run ci ci-base check $(STAGES) export clean bisect series-check \
+.PHONY: help test run ci ci-base check $(STAGES) export clean clean-cache bisect series-check \
 	range-diff bench bench-doc kernel-cost kernel-cost-doc mutate mutants-apply upstream-selftests upstream-doc selftests-build tree-test-progs fuzz gh-local check-faults check-kunit check-hardening shellcheck shell gdb kernel-base
 
 # The variables come from docs/harness.md's table of them, which
@@ -117,7 +123,7 @@ BASE_SRC := $(B)/base/linux
 # makes make help fail, so that none is left out.
 HELP_GROUPS := \
 	everyday:test,ci,check,run,shell,boot,verdict,ci-base,help \
-	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean \
+	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean,clean-cache \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
 	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
 	figures:bench,bench-doc,test-times,parity-table,design-table,upstream-doc,versions-doc,kernel-cost-doc \
@@ -480,5 +486,9 @@ gh-local: ## [WARM_CACHE=1] ci.yml's make check job as the runner runs it, in a 
 range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/series/range-diff.sh $(KSRC) "$(OLD)"
 
-clean: ## remove what the build made, keeping build/linux (your work) and build/ccache
-	find $(B) -mindepth 1 -maxdepth 1 ! -name linux ! -name ccache -exec rm -rf {} +
+clean: ## remove what the build made, keeping build/linux (your work) and the caches (clean-cache)
+	find $(B) -mindepth 1 -maxdepth 1 ! -name linux ! -name cache -exec rm -rf {} +
+
+# Only what the harness put there: a CCACHE_DIR of your own is left alone
+clean-cache: ## empty the caches that outlive a clone: ccache and the imported bases, in BPF_CI_CACHE
+	rm -rf $(BPF_CI_CACHE)/base $(if $(filter $(BPF_CI_CACHE)/ccache,$(CCACHE_DIR)),$(CCACHE_DIR))

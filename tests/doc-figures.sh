@@ -91,7 +91,7 @@ table() {
 # Each default of the table, against the code
 rows=$(variables | cut -f1)
 known="BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE SMP ACCEL HEARTBEAT REPEAT TRIES FUZZ_SECONDS
-TP_TIMEOUT UPSTREAM_REPEAT ESCALATE ACCEL_CACHE CCACHE_DIR CI_O SERIAL_LOG INITRAMFS"
+TP_TIMEOUT UPSTREAM_REPEAT ESCALATE ACCEL_CACHE CCACHE_DIR BPF_CI_CACHE CI_O SERIAL_LOG INITRAMFS"
 for v in BOOT_TIMEOUT IDLE_TIMEOUT; do
 	check "$v (docs/harness.md, ci/boot.sh)" "$(table "$v" | sed 's/ .*//')" \
 		"$(env_default "$v" "$boot")"
@@ -115,10 +115,21 @@ check "UPSTREAM_REPEAT (docs/harness.md, tools/upstream/upstream-selftests.sh)" 
 	"$(table UPSTREAM_REPEAT)" "$(env_default UPSTREAM_REPEAT "$top/tools/upstream/upstream-selftests.sh")"
 check "ESCALATE (docs/harness.md, tools/upstream/upstream-selftests.sh)" "$(table ESCALATE)" \
 	"$(env_default ESCALATE "$top/tools/upstream/upstream-selftests.sh")"
-for v in ACCEL_CACHE CCACHE_DIR; do
-	check "$v (docs/harness.md, the Makefile)" "$(table "$v")" \
-		"$(make_default "$v" | sed -n 's/^\$(abspath \$(B)\/\(.*\))$/build\/\1/p')"
-done
+check "ACCEL_CACHE (docs/harness.md, the Makefile)" "$(table ACCEL_CACHE)" \
+	"$(make_default ACCEL_CACHE | sed -n 's/^\$(abspath \$(B)\/\(.*\))$/build\/\1/p')"
+# BPF_CI_CACHE and CCACHE_DIR as make makes them in an environment of $@
+# (XDG_CACHE_HOME, HOME or neither), against the three the table gives
+cache_of() {
+	env -u BPF_CI_CACHE -u CCACHE_DIR -u XDG_CACHE_HOME -u HOME "$@" make -s -C "$top" \
+		--no-print-directory --eval='cache-of: ; @echo $(BPF_CI_CACHE) $(CCACHE_DIR)' cache-of
+}
+doc_homes=$(table BPF_CI_CACHE |
+	sed -n 's|^\$XDG_CACHE_HOME\([^ ]*\) (~\([^;]*\); build\([^ ]*\) without a home)$|/x\1 /h\2 BUILD\3|p' |
+	sed "s|BUILD|$top/build|")
+check "BPF_CI_CACHE in three homes (docs/harness.md, the Makefile)" "$doc_homes" \
+	"$(cache_of XDG_CACHE_HOME=/x | cut -d' ' -f1) $(cache_of HOME=/h | cut -d' ' -f1) $(cache_of | cut -d' ' -f1)"
+check "CCACHE_DIR (docs/harness.md, the Makefile)" "$(table CCACHE_DIR | sed 's|^\$(BPF_CI_CACHE)|/x/bpf-lsm-ci|')" \
+	"$(cache_of XDG_CACHE_HOME=/x | cut -d' ' -f2)"
 check "CI_O (docs/harness.md, the Makefile)" "$(table CI_O)" \
 	"$(sed -n 's/^CI_O := \$(B)\//build\//p' "$mk" | head -n 1)"
 check "SERIAL_LOG (docs/harness.md, the Makefile)" "$(table SERIAL_LOG)" \

@@ -20,6 +20,8 @@ printf 'VERSION = 6\n' > "$tmp/src/linux-source-6.1/Makefile"
 printf '*.o\n/*\n!/debian/\n.gitignore\n' > "$tmp/src/linux-source-6.1/.gitignore"
 tar -cJf "$tmp/linux.tar.xz" -C "$tmp/src" linux-source-6.1
 export KERNEL_TARBALL="$tmp/linux.tar.xz"
+# The cache of imported bases: this test's own, never the user's
+export BPF_CI_CACHE="$tmp/cache"
 tree=$tmp/linux
 overlay=$tmp/overlay
 mkdir -p "$overlay"
@@ -43,6 +45,34 @@ expect base_tagged 0 "^Import linux-source-6.1" \
 	git -C "$tree" log -1 --format=%s base
 expect one_commit_per_patch 0 "^2$" git -C "$tree" rev-list --count base..HEAD
 expect rerun_up_to_date 0 "up to date" imp
+
+# The base outlives the tree: a second tree is imported from the cache,
+# the same commit and files; a damaged cache (objects cut short, a byte
+# changed, its tag moved to another tree) is named, never used, and made
+# again from the tarball.
+imp_to() { "$top/tools/stages/import.sh" "$tmp/$1" "$overlay"; }
+same_base() {
+	[ "$(git -C "$tmp/$1" rev-parse base)" = "$(git -C "$tree" rev-parse base)" ] &&
+		diff -r -x .git "$tree" "$tmp/$1" > /dev/null && echo same
+}
+cached=$(echo "$BPF_CI_CACHE"/base/*.git)
+expect base_cached 0 "^ok$" sh -c "test -d '$cached' && test -s '${cached%.git}.tree' && echo ok"
+expect import_from_cache 0 "from the cache" imp_to linux2
+expect cache_same_base 0 "^same$" same_base linux2
+find "$cached/objects" -type f ! -name '*.idx' -exec truncate -s 20 {} +
+expect cut_cache_named 0 "cached import .* is damaged" imp_to linux3
+expect cut_cache_unpacked 0 "unpacking" cat "$tmp/last"
+expect cut_cache_same_base 0 "^same$" same_base linux3
+expect cache_made_again 0 "from the cache" imp_to linux4
+find "$cached/objects" -type f ! -name '*.idx' -exec sh -c 'for f; do
+	printf x | dd of="$f" bs=1 seek=5 conv=notrunc 2> /dev/null; done' sh {} +
+expect flipped_cache_named 0 "cached import .* is damaged" imp_to linux5
+expect flipped_cache_same_base 0 "^same$" same_base linux5
+other=$(git -C "$cached" commit-tree -m other "$(git -C "$cached" mktree < /dev/null)")
+git -C "$cached" tag -f base "$other" > /dev/null
+expect moved_tag_named 0 "cached import .* is damaged" imp_to linux6
+expect moved_tag_same_base 0 "^same$" same_base linux6
+rm -rf "$tmp/linux2" "$tmp/linux3" "$tmp/linux4" "$tmp/linux5" "$tmp/linux6"
 touch "$tree/newfile.c"
 expect new_files_not_ignored 0 "newfile.c" git -C "$tree" status --porcelain
 rm "$tree/newfile.c"

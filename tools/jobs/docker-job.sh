@@ -8,7 +8,8 @@
 # tools/jobs/job.sh. ci.yml and daily.yml call it; make gh-local runs job.sh
 # the same way in a chroot. GITHUB_ACTIONS, CI and MUTANTS (make mutate's
 # choice, from the environment, never pasted into a command line) pass
-# through.
+# through. The caches that outlive a run (the Makefile's BPF_CI_CACHE)
+# go in build/cache, where the workflows' cache step keeps them.
 #
 # usage: docker-job.sh TARGET|VAR=VALUE...
 set -eu
@@ -17,4 +18,4 @@ kvm=
 [ ! -e /dev/kvm ] || kvm=--device=/dev/kvm
 # shellcheck disable=SC2086 # $kvm: no option or one
 exec docker run --rm $kvm -e GITHUB_ACTIONS -e CI -e MUTANTS \
-	-v "$PWD:/src" -w /src debian:12 tools/jobs/job.sh "$@"
+	-e BPF_CI_CACHE=/src/build/cache -v "$PWD:/src" -w /src debian:12 tools/jobs/job.sh "$@"

@@ -3,8 +3,9 @@
 #
 # gh-local: ci.yml's make check job as GitHub Actions runs it, here: the
 # checkout (a clone of HEAD: what is committed), the cache step (with
-# WARM_CACHE=1, a copy of build/ccache, as a restored cache; else none,
-# as on a first push), the job's own command, tools/jobs/job.sh check (what
+# WARM_CACHE=1, a copy of this machine's ccache (CCACHE_DIR) in the
+# checkout's build/cache/ccache, as a restored cache; else none, as on a
+# first push), the job's own command, tools/jobs/job.sh check (what
 # ci.yml's tools/jobs/docker-job.sh check runs in docker's debian:12), in a
 # fresh Debian 12 root (debootstrap --variant=minbase: root, /src, /dev
 # as the host has it), then the summary step (tools/lib/results.py
@@ -63,19 +64,20 @@ cat > "$run/etc/apt/sources.list.d/debian.sources" <<-EOF
 	EOF
 git clone -q "$top" "$run/src" || die "cannot clone $top"
 if [ -n "${WARM_CACHE:-}" ]; then
-	[ -d "$top/build/ccache" ] || die "WARM_CACHE=1, but there is no build/ccache to restore"
-	mkdir -p "$run/src/build"
-	cp -a "$top/build/ccache" "$run/src/build/ccache"
+	[ -d "${CCACHE_DIR:-}" ] || die "WARM_CACHE=1, but there is no ccache to restore (CCACHE_DIR '${CCACHE_DIR:-}'); run it as make gh-local"
+	mkdir -p "$run/src/build/cache"
+	cp -a "$CCACHE_DIR" "$run/src/build/cache/ccache"
 fi
 
 note "running the job's command in $run: $cmd"
 start=$(date +%s)
 status=0
-# docker run's environment: root's PATH and HOME, and the two -e variables
+# docker run's environment: root's PATH and HOME, and its -e variables
 unshare --mount --propagation private sh -c '
 	mount -t proc proc "$1/proc" && mount -t sysfs sysfs "$1/sys" &&
 	mount --rbind /dev "$1/dev" &&
 	exec chroot "$1" /usr/bin/env -i HOME=/root GITHUB_ACTIONS=true CI=true \
+		BPF_CI_CACHE=/src/build/cache \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		sh -c "cd /src && $2"' sh "$run" "$cmd" > "$dir/job.log" 2>&1 || status=$?
 note "the job's command exited $status after $(($(date +%s) - start)) s; log: $dir/job.log"

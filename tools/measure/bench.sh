@@ -25,7 +25,7 @@
 # 3. Boot to verdict with the whole suite, under TCG and KVM where it
 #    works, and the stage times of the last make ci.
 # 4. A cold make ci, by stage: a clone of this repository's HEAD (what is
-#    committed) with an empty build directory and ccache.
+#    committed) with an empty build directory and caches.
 # 5. The floor under its kernel stage: the same tree built from scratch
 #    with tinyconfig alone (tools/measure/kernel-cost.sh floor), right after it;
 #    make kernel-cost gives what each part of the config costs.
@@ -172,12 +172,14 @@ if part suite; then
 		echo "the last make ci's stages, seconds: $(tr '\n' ' ' < "$top/build/ci/times")"
 fi
 
-# 4. A cold make ci. CCACHE_DIR is set: this script's make exported its own.
+# 4. A cold make ci: its caches (ccache, the imported base) empty, in the
+# clone. Both are set: this script's make exported its own.
 if part cold; then
 	cold=$out/cold
 	rm -rf "$cold"
 	git clone -q "$top" "$cold" || die "cannot clone $top into $cold"
-	(cd "$cold" && CCACHE_DIR="$cold/build/ccache" make --no-print-directory ci) \
+	(cd "$cold" && BPF_CI_CACHE="$cold/build/cache" CCACHE_DIR="$cold/build/cache/ccache" \
+		make --no-print-directory ci) \
 		> "$out/cold.log" 2>&1 || die "the cold make ci failed; see $out/cold.log"
 	cp "$cold/build/ci/times" "$out/cold-times"
 	rm -rf "$cold"

@@ -14,6 +14,16 @@
 # for a three-way merge of the series onto the new base (make rebase).
 # IMPORT_BASE_ONLY=1 stops after the base: main is left at 'base'.
 #
+# The base outlives the clone: BPF_CI_CACHE (the Makefile's, in the
+# user's cache directory) keeps each import in base/KEY.git, a bare
+# repository whose tag 'base' is the import, and base/KEY.tree, its tree
+# id; KEY is the package's version, the tarball's SHA-256 and the version
+# of this recipe. A tree
+# imported again from there is fetched (git's index-pack hashes every
+# object: a damaged or truncated cache fails) and its tree compared with
+# the one recorded; a cache that fails either is named, removed and made
+# again from the tarball, never used. Without BPF_CI_CACHE, no cache.
+#
 # usage: import.sh TREE OVERLAY_DIR
 set -eu
 STAGE=import
@@ -58,12 +68,53 @@ patch_ids() {
 	git patch-id --stable | cut -d' ' -f1
 }
 
-# Unpack the tarball as a new root commit, tagged 'base', with main on it.
-# A tree imported before keeps its repository (its worktrees too); the
-# caller checked that it had nothing that is not in the overlay.
+# What import_base() makes of a tarball: bump when it makes another tree
+# or commit of the same tarball, so that the cache's older imports go
+recipe=1
+
+# Tag 'base' and its tree from the cache's import $1 (base/KEY.git): 0, or
+# 1 when there is none; a damaged one is removed (1 too).
+base_from_cache() {
+	repo=$BPF_CI_CACHE/base/$1.git
+	[ -d "$repo" ] || return 1
+	want=$(cat "$BPF_CI_CACHE/base/$1.tree" 2> /dev/null || true)
+	if git -C "$tree" fetch -q --no-tags "$repo" "+refs/tags/base:refs/tags/base" 2> "$tmp/fetch.log" &&
+		[ -n "$want" ] && [ "$(git -C "$tree" rev-parse -q --verify 'base^{tree}')" = "$want" ]; then
+		return 0
+	fi
+	note "the cached import $repo is damaged ($(head -n 1 "$tmp/fetch.log" 2> /dev/null || true)${want:+, or not the tree $want}): removing it and unpacking the tarball again"
+	rm -rf "$repo" "$BPF_CI_CACHE/base/$1.tree"
+	git -C "$tree" tag -d base > /dev/null 2>&1 || true
+	return 1
+}
+
+# Keep the import of 'base' in the cache as $1: a repository made apart and
+# renamed into place, so that a run stopped half way leaves none. Packed
+# without deltas: a later fetch copies it rather than computes one.
+base_to_cache() {
+	dir=$BPF_CI_CACHE/base
+	new=$dir/.$1.$$
+	if ! { mkdir -p "$dir" && rm -rf "$new.git" &&
+		git init -q --bare "$new.git" &&
+		git -C "$new.git" config pack.window 0 &&
+		git -C "$tree" -c pack.window=0 push -q "$new.git" "refs/tags/base:refs/tags/base" &&
+		git -C "$tree" rev-parse 'base^{tree}' > "$new.tree" &&
+		mv "$new.tree" "$dir/$1.tree" && rm -rf "$dir/$1.git" && mv "$new.git" "$dir/$1.git"; }; then
+		note "could not keep the import in $dir (the next import unpacks the tarball again)"
+	fi
+	rm -rf "$new.git" "$new.tree"
+}
+
+# Unpack the tarball as a new root commit, tagged 'base', with main on it,
+# or fetch that commit from the cache. A tree imported before keeps its
+# repository (its worktrees too); the caller checked that it had nothing
+# that is not in the overlay.
 import_base() {
 	find_tarball
-	note "unpacking $tarball ($package $version) into $tree"
+	key=
+	if [ -n "${BPF_CI_CACHE:-}" ]; then
+		key=$version-$(sha256sum "$tarball" | cut -d' ' -f1)-$recipe
+	fi
 	if [ -d "$tree/.git" ]; then
 		git -C "$tree" checkout -q --detach
 		find "$tree" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
@@ -73,6 +124,12 @@ import_base() {
 		mkdir -p "$tree"
 		git -C "$tree" init -q -b main
 	fi
+	if [ -n "$key" ] && base_from_cache "$key"; then
+		note "$package $version from the cache: $BPF_CI_CACHE/base/$key.git"
+		git -C "$tree" checkout -q -f -B main base
+		return
+	fi
+	note "unpacking $tarball ($package $version) into $tree"
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
 	# Debian's top-level .gitignore ignores every path ("/*") because its
 	# packaging repository holds only debian/. Drop those lines, or every
@@ -87,6 +144,7 @@ Debian packaging lines \"/*\" and \"!/debian/\" taken out of .gitignore
 so that git sees new files.")
 	git -C "$tree" tag -f -a -m "$package $version" base "$commit" > /dev/null
 	git -C "$tree" checkout -q -B main base
+	[ -z "$key" ] || base_to_cache "$key"
 }
 
 base_version() {
