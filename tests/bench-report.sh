@@ -63,6 +63,16 @@ same "hooks: ratios.csv of missed targets" "$f/missed-ratios.csv.expect" "$tmp/m
 check steps 0 steps "$f/run"
 check suite 0 suite "$f/run/suite-times"
 check cold 0 cold "$f/run/cold-times"
+check floors 0 floors "$f/run/floors"
+mkdir -p "$tmp/no-relink"
+grep -v '^relink ' "$f/run/floors/times" > "$tmp/no-relink/times"
+got=0
+python3 tools/measure/bench_report.py floors "$tmp/no-relink" > "$tmp/none" 2>&1 || got=$?
+if [ "$got" = 2 ] && grep -q 'no kernel_warm or no relink' "$tmp/none"; then
+	echo "ok floors: a stage without its floor fails"
+else
+	echo "not ok floors: a stage without its floor exits $got, want 2"; status=1
+fi
 check kernel-cost 0 kernel-cost "$f/run/kernel-cost/kernel-cost.csv" "$f/run/cold-times"
 grep -v '^floor,' "$f/run/kernel-cost/kernel-cost.csv" > "$tmp/no-floor.csv"
 got=0

@@ -29,6 +29,14 @@
 # 5. The floor under its kernel stage: the same tree built from scratch
 #    with tinyconfig alone (tools/measure/kernel-cost.sh floor), right after it;
 #    make kernel-cost gives what each part of the config costs.
+# 6. Each stage against its own floor, side by side: import (cold, and
+#    from the cache of imported bases) against tar -x of the same
+#    tarball; the kernel through the warm ccache into an empty object
+#    directory against make kernel with nothing changed (kbuild's walk
+#    and the link); a boot running each test once to its verdict against
+#    the same kernel and initramfs booting to an init that powers off at
+#    once (ci.run=true); with each test's seconds in the guest, from that
+#    boot's results.json. build/bench/floors/times: "NAME SECONDS" lines.
 #
 # build/bench/hooks.csv, comma-separated, with a header line:
 #   kernel (base, tip), clock (icount, wall), round, call, policy (none,
@@ -48,8 +56,8 @@
 # (tests/bench-report.sh tests it on a recorded run).
 #
 # BENCH_PARTS (default: all of them) names the parts to run, of: hooks
-# (1), steps (2), suite (3), cold (4), floor (5); bench.json has null for
-# the others.
+# (1), steps (2), suite (3), cold (4), floor (5), floors (6); bench.json
+# has null for the others.
 #
 # usage: bench.sh TREE
 set -eu
@@ -65,11 +73,11 @@ base_bzimage=$top/build/base/kernel/arch/x86/boot/bzImage
 tip_bzimage=$top/build/kernel/arch/x86/boot/bzImage
 report=$top/tools/measure/bench_report.py
 
-parts=${BENCH_PARTS:-hooks steps suite cold floor}
+parts=${BENCH_PARTS:-hooks steps suite cold floor floors}
 for p in $parts; do
 	case $p in
-	hooks | steps | suite | cold | floor) ;;
-	*) die "BENCH_PARTS: no part '$p'; the parts are hooks, steps, suite, cold, floor" ;;
+	hooks | steps | suite | cold | floor | floors) ;;
+	*) die "BENCH_PARTS: no part '$p'; the parts are hooks, steps, suite, cold, floor, floors" ;;
 	esac
 done
 # part NAME: whether BENCH_PARTS has it
@@ -194,6 +202,47 @@ if part floor; then
 	part cold && cold_times=$out/cold-times
 	# shellcheck disable=SC2086 # no cold make ci: no argument
 	python3 "$report" kernel-cost "$out/kernel-cost/kernel-cost.csv" $cold_times
+fi
+
+# 6. Each stage against its floor
+# timed NAME CMD...: run CMD (its output in floors/NAME.log), its seconds
+# as NAME's line of floors/times
+timed() {
+	name=$1
+	shift
+	t0=$(date +%s.%N)
+	"$@" > "$floors/$name.log" 2>&1 || die "floors: $name failed; see $floors/$name.log"
+	echo "$name $(echo "$(date +%s.%N) - $t0" | bc)" >> "$floors/times"
+}
+
+if part floors; then
+	floors=$out/floors
+	rm -rf "$floors"
+	mkdir -p "$floors/tar"
+	tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	[ -f "$tarball" ] || die "floors: $tarball is missing; run make deps"
+	timed tar tar -xJf "$tarball" -C "$floors/tar"
+	rm -rf "$floors/tar"
+	# import.sh with a cache of this part's own: empty, then what it made
+	for c in import_cold import_cached; do
+		timed "$c" env BPF_CI_CACHE="$floors/cache" KERNEL_TARBALL="$tarball" \
+			"$top/tools/stages/import.sh" "$floors/linux" "$top/kernel-overlay"
+		rm -rf "$floors/linux"
+	done
+	rm -rf "$floors/cache"
+	timed relink make -C "$top" --no-print-directory kernel
+	# beside build/kernel, as every tree's build is: the same ccache entries
+	kobj=build/floors-kernel
+	rm -rf "${top:?}/$kobj"
+	timed kernel_warm make -C "$top" --no-print-directory kernel KOBJ="$kobj"
+	rm -rf "${top:?}/$kobj"
+	timed boot_floor "$top/ci/boot.sh" "$tip_bzimage" "$top/build/initramfs.cpio" \
+		"$floors/floor-serial.log" ci.run="$(printf true | base64)"
+	grep -q "^ci-run-exit 0" "$floors/floor-serial.log" ||
+		die "floors: the boot to an init that powers off did not run it; see $floors/floor-serial.log"
+	timed boot_tests make -C "$top" --no-print-directory boot verdict REPEAT=1 \
+		CI_O="$floors/tests" SERIAL_LOG="$floors/tests/serial.log"
+	python3 "$report" floors "$floors" || die "no table made of $floors/times"
 fi
 
 # Every figure above, in bench.json (docs/contracts.md); and whether

@@ -21,6 +21,10 @@ subcommand prints on stdout:
                                lines, as bench.sh writes them)
   cold TIMES                   the cold make ci's stages and total
                                (TIMES: make ci's build/ci/times)
+  floors DIR                   each stage against its floor, and each
+                               test's seconds in the guest (DIR:
+                               build/bench/floors, its times and
+                               tests/results.json)
   kernel-cost CSV [TIMES]      the kernel builds of tools/measure/kernel-cost.sh
                                (CSV: its kernel-cost.csv), each against
                                the floor (tinyconfig); with TIMES (a
@@ -342,6 +346,52 @@ def cold_report(times):
     return out
 
 
+# floors: each stage's time in floors/times, against its floor's
+FLOORS = (("import_cold", "import, an empty cache", "tar"),
+          ("import_cached", "import, from the cache", "tar"),
+          ("kernel_warm", "kernel, an empty object directory, warm ccache", "relink"),
+          ("boot_tests", "boot, each test once, to the verdict", "boot_floor"))
+FLOOR_NAMES = {"tar": "tar -x of the tarball", "relink": "make kernel, nothing changed",
+               "boot_floor": "boot to an init that powers off"}
+
+
+def floors(d):
+    """{stages: [{stage, what, seconds, floor, floor_seconds, ratio}],
+    tests: {test: its subtests' seconds in the guest, or None}} of the
+    floors part's directory @d"""
+    times = dict(read_times(os.path.join(d, "times")))
+    stages = []
+    for stage, what, floor in FLOORS:
+        if stage not in times or floor not in times:
+            raise BadInput("%s/times: no %s or no %s" % (d, stage, floor))
+        stages.append({"stage": stage, "what": what, "seconds": round(times[stage], 1),
+                       "floor": floor, "floor_seconds": round(times[floor], 1),
+                       "ratio": round(times[stage] / times[floor], 2) if times[floor] else None})
+    path = os.path.join(d, "tests", "results.json")
+    try:
+        with open(path) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput("%s: %s" % (path, e))
+    tests = {}
+    for t in results.get("tests", []):
+        secs = [st["seconds"] for st in t.get("subtests", []) if "seconds" in st]
+        tests[t["name"]] = round(sum(secs), 1) if secs else None
+    return {"stages": stages, "tests": tests}
+
+
+def floors_report(fl):
+    out = ["", "Each stage against its floor, seconds (this run)"]
+    for st in fl["stages"]:
+        out.append("%-48s %7.1f   %-32s %7.1f   %s" % (
+            st["what"], st["seconds"], FLOOR_NAMES[st["floor"]], st["floor_seconds"],
+            "-" if st["ratio"] is None else "%.2f times" % st["ratio"]))
+    out += ["", "Each test's subtests in the guest, seconds (that boot)"]
+    out += ["%-24s %s" % (t, "-" if s is None else "%.1f" % s)
+            for t, s in sorted(fl["tests"].items(), key=lambda i: -(i[1] or 0))]
+    return out
+
+
 KERNEL_COST_HEADER = "variant,seconds,objects,per_floor"
 
 
@@ -477,7 +527,7 @@ def bench_json(out, accel, date=None, mach=None):
     d = {"date": date or datetime.date.today().isoformat(),
          "machine": mach or machine(), "accel": accel,
          "rounds": None, "hooks": None, "targets_missed": None, "granted": None, "token": None,
-         "steps": None, "suite": None, "cold": None, "kernel_cost": None}
+         "steps": None, "suite": None, "cold": None, "kernel_cost": None, "floors": None}
     recs = opt(os.path.join(out, "hooks.csv"), read_hooks)
     if recs is not None:
         d["rounds"] = len({r["round"] for r in recs if r["clock"] == "icount"})
@@ -501,6 +551,8 @@ def bench_json(out, accel, date=None, mach=None):
     variants = opt(os.path.join(out, "kernel-cost", "kernel-cost.csv"), read_kernel_cost)
     if variants is not None:
         d["kernel_cost"] = kernel_cost(variants, cold)
+    if os.path.exists(os.path.join(out, "floors", "times")):
+        d["floors"] = floors(os.path.join(out, "floors"))
     return d
 
 
@@ -593,6 +645,8 @@ def run(cmd, args):
         print("\n".join(suite_report(read_times(args[0]))))
     elif cmd == "cold" and len(args) == 1:
         print("\n".join(cold_report(read_times(args[0]))))
+    elif cmd == "floors" and len(args) == 1:
+        print("\n".join(floors_report(floors(args[0]))))
     elif cmd == "kernel-cost" and len(args) in (1, 2):
         times = read_times(args[1]) if len(args) == 2 else None
         print("\n".join(kernel_cost_report(kernel_cost(read_kernel_cost(args[0]), times))))
