@@ -85,7 +85,10 @@ KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
 # (tools/stages/import.sh), in the user's cache directory as ccache's own
 # default is, so that a fresh clone on a machine that built before is
 # warm. BPF_CI_CACHE=DIR moves both; CCACHE_DIR moves ccache alone.
-BPF_CI_CACHE ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(if $(HOME),$(HOME)/.cache,$(abspath $(B))/cache))/bpf-lsm-ci
+ifeq ($(strip $(BPF_CI_CACHE)),)
+override BPF_CI_CACHE := $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(if $(HOME),$(HOME)/.cache,$(abspath $(B))/cache))/bpf-lsm-ci
+endif
+override BPF_CI_CACHE := $(abspath $(BPF_CI_CACHE))
 export BPF_CI_CACHE
 export CCACHE_DIR ?= $(BPF_CI_CACHE)/ccache
 # Trees built side by side share cache entries. Each is built in a sibling
@@ -187,13 +190,14 @@ ci: ## the whole pipeline: build the series' kernel, boot it, give a verdict
 
 # make check runs as on a brand-new machine: none of the user's git
 # configuration (no identity), an empty home, no locale, no sbin in PATH.
-# Only the harness's own knobs pass through, and MAKEFLAGS, so that
-# make -n check stays a dry run.
+# Only the harness's own knobs pass through (the caches too: they are
+# the user's, not the home's), and MAKEFLAGS, so that make -n check stays
+# a dry run.
 FRESH_HOME := $(abspath $(B)/home)
 FRESH_ENV := env -i MAKEFLAGS="$(MAKEFLAGS)" \
 	PATH=/usr/local/bin:/usr/bin:/bin HOME=$(FRESH_HOME) \
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-	$(foreach v,ACCEL BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS LINUX_SOURCE_VERSION,$(if $($(v)),$(v)=$($(v))))
+	$(foreach v,ACCEL BOOT_TIMEOUT IDLE_TIMEOUT KVM_PROBE CI GITHUB_ACTIONS LINUX_SOURCE_VERSION BPF_CI_CACHE CCACHE_DIR,$(if $($(v)),$(v)=$($(v))))
 
 # series-check is not in check: it builds and boots a kernel for base and
 # for every commit of the series; ci.yml runs it as a job of its own.
@@ -487,8 +491,9 @@ range-diff: ## OLD=<rev of this repository>: how the series changed since then
 	tools/series/range-diff.sh $(KSRC) "$(OLD)"
 
 clean: ## remove what the build made, keeping build/linux (your work) and the caches (clean-cache)
-	find $(B) -mindepth 1 -maxdepth 1 ! -name linux ! -name cache -exec rm -rf {} +
+	find $(B) -mindepth 1 -maxdepth 1 ! -name linux ! -name cache ! -name ccache -exec rm -rf {} +
 
 # Only what the harness put there: a CCACHE_DIR of your own is left alone
 clean-cache: ## empty the caches that outlive a clone: ccache and the imported bases, in BPF_CI_CACHE
-	rm -rf $(BPF_CI_CACHE)/base $(if $(filter $(BPF_CI_CACHE)/ccache,$(CCACHE_DIR)),$(CCACHE_DIR))
+	@case "$(BPF_CI_CACHE)" in /?*) ;; *) echo "clean-cache: BPF_CI_CACHE '$(BPF_CI_CACHE)' is not a directory to empty; give it a path" >&2; exit 2 ;; esac
+	rm -rf -- "$(BPF_CI_CACHE)/base" $(if $(filter $(BPF_CI_CACHE)/ccache,$(CCACHE_DIR)),"$(CCACHE_DIR)")

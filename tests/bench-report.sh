@@ -44,7 +44,7 @@ for round in 1 2; do
 		done
 	done
 done
-for policy in none alloc defer grant token; do
+for policy in none alloc defer grant; do
 	case $policy in none | alloc) set -- base ;; *) set -- ;; esac
 	for k in "$@" tip; do
 		python3 tools/measure/bench_report.py rows "$k" wall 1 "$f/run/$k-$policy-wall-1.log" >> "$tmp/hooks.csv"

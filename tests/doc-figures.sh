@@ -120,7 +120,7 @@ check "ACCEL_CACHE (docs/harness.md, the Makefile)" "$(table ACCEL_CACHE)" \
 # BPF_CI_CACHE and CCACHE_DIR as make makes them in an environment of $@
 # (XDG_CACHE_HOME, HOME or neither), against the three the table gives
 cache_of() {
-	env -u BPF_CI_CACHE -u CCACHE_DIR -u XDG_CACHE_HOME -u HOME "$@" make -s -C "$top" \
+	env -u BPF_CI_CACHE -u CCACHE_DIR -u XDG_CACHE_HOME -u HOME -u MAKEFLAGS -u MAKELEVEL "$@" make -s -C "$top" \
 		--no-print-directory --eval='cache-of: ; @echo $(BPF_CI_CACHE) $(CCACHE_DIR)' cache-of
 }
 doc_homes=$(table BPF_CI_CACHE |

@@ -72,7 +72,15 @@ other=$(git -C "$cached" commit-tree -m other "$(git -C "$cached" mktree < /dev/
 git -C "$cached" tag -f base "$other" > /dev/null
 expect moved_tag_named 0 "cached import .* is damaged" imp_to linux6
 expect moved_tag_same_base 0 "^same$" same_base linux6
-rm -rf "$tmp/linux2" "$tmp/linux3" "$tmp/linux4" "$tmp/linux5" "$tmp/linux6"
+if [ "$(id -u)" = 0 ]; then
+	imp_to linux7 > /dev/null 2>&1	# made again, this user's
+	chown -R 65534 "$cached"
+	expect others_cache_named 0 "is another user's: not used" imp_to linux7b
+	expect others_cache_kept 0 "^kept$" sh -c "test -d '$cached' && echo kept"
+	expect others_cache_same_base 0 "^same$" same_base linux7b
+	chown -R 0 "$cached"
+fi
+rm -rf "$tmp"/linux[2-7]*
 touch "$tree/newfile.c"
 expect new_files_not_ignored 0 "newfile.c" git -C "$tree" status --porcelain
 rm "$tree/newfile.c"

@@ -44,6 +44,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <grp.h>
 #include <sched.h>
 #include <stdio.h>
@@ -71,6 +72,9 @@
 #define NOBODY 65534
 #define MAX_REPS 64
 
+#ifndef offsetofend
+#define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
+#endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
 #endif
@@ -89,14 +93,28 @@ static __u32 btf_raw_size;
 /* The token the calls pass (policy token's caller), -1: none */
 static int token = -1;
 
-/* bpf(@cmd, @a), with the token if there is one: the new fd, or -errno */
+/* bpf(@cmd, @a), with the token if there is one, at the size libbpf
+ * passes (1.1's, the tree's, without; 1.4's with): the new fd, or -errno
+ */
 static int bench_bpf(int cmd, union attr_v69 *a)
 {
+	unsigned int size;
 	int fd;
 
 	if (token >= 0)
 		return bpf_with_token(cmd, a, token);
-	fd = syscall(__NR_bpf, cmd, a, sizeof(*a));
+	switch (cmd) {
+	case BPF_MAP_CREATE:
+		size = offsetofend(union bpf_attr, map_extra);
+		break;
+	case BPF_PROG_LOAD:
+		size = offsetofend(union bpf_attr, fd_array);
+		break;
+	default:
+		size = offsetofend(union bpf_attr, btf_log_level);
+		break;
+	}
+	fd = syscall(__NR_bpf, cmd, a, size);
 	return fd < 0 ? -errno : fd;
 }
 

@@ -26,6 +26,12 @@
 #define BTF_TOKEN_FD_OFF	36		/* btf_token_fd */
 #define BPFFS_FD_OFF		4		/* token_create.bpffs_fd */
 #define ATTR_SIZE_V69		152
+/* The attribute sizes libbpf 1.4, the first with the token, passes: each
+ * command's token fd is its last field
+ */
+#define MAP_CREATE_SIZE_V69	(MAP_TOKEN_FD_OFF + 4)
+#define PROG_LOAD_SIZE_V69	(PROG_TOKEN_FD_OFF + 4)
+#define BTF_LOAD_SIZE_V69	(BTF_TOKEN_FD_OFF + 4)
 
 /* union bpf_attr as v6.9 lays it out: 6.1's fields, then the token's */
 union attr_v69 {
@@ -49,10 +55,12 @@ static inline int bpf_token_create_at(const char *path)
 }
 
 /* bpf(@cmd, @a) with token @token in @a's token fields (BPF_MAP_CREATE,
- * BPF_PROG_LOAD or BPF_BTF_LOAD): the new fd or -errno
+ * BPF_PROG_LOAD or BPF_BTF_LOAD), at libbpf 1.4's size: the new fd or
+ * -errno
  */
 static inline int bpf_with_token(int cmd, union attr_v69 *a, int token)
 {
+	unsigned int size;
 	__u32 flags;
 	int fd;
 
@@ -60,21 +68,24 @@ static inline int bpf_with_token(int cmd, union attr_v69 *a, int token)
 	case BPF_MAP_CREATE:
 		a->attr.map_flags |= TOKEN_FD_FLAG;
 		memcpy(a->bytes + MAP_TOKEN_FD_OFF, &token, sizeof(token));
+		size = MAP_CREATE_SIZE_V69;
 		break;
 	case BPF_PROG_LOAD:
 		a->attr.prog_flags |= TOKEN_FD_FLAG;
 		memcpy(a->bytes + PROG_TOKEN_FD_OFF, &token, sizeof(token));
+		size = PROG_LOAD_SIZE_V69;
 		break;
 	case BPF_BTF_LOAD:
 		memcpy(&flags, a->bytes + BTF_FLAGS_OFF, sizeof(flags));
 		flags |= TOKEN_FD_FLAG;
 		memcpy(a->bytes + BTF_FLAGS_OFF, &flags, sizeof(flags));
 		memcpy(a->bytes + BTF_TOKEN_FD_OFF, &token, sizeof(token));
+		size = BTF_LOAD_SIZE_V69;
 		break;
 	default:
 		return -EINVAL;
 	}
-	fd = syscall(__NR_bpf, cmd, a, sizeof(*a));
+	fd = syscall(__NR_bpf, cmd, a, size);
 	return fd < 0 ? -errno : fd;
 }
 

@@ -225,7 +225,7 @@ def granted(recs):
         tip = m.get(("tip", "icount", call, "unpriv", "grant"))
         if tip is None:
             continue
-        ratio = tip[0] / stock if tip[1] == stock_res else None
+        ratio = tip[0] / stock if tip[1] == stock_res and stock else None
         target = TARGET_GRANT if call.startswith("map_create") else None
         out.append({"call": call, "ratio": ratio, "result": tip[1], "stock_result": stock_res,
                     "target": target,
@@ -264,7 +264,7 @@ def token(recs):
                        ("per_grant", ("tip", "icount", call, "unpriv", "grant"))):
             other = m.get(k)
             d[key] = float("%.3f" % (rate / other[0])) \
-                if other is not None and other[1] == res else None
+                if other is not None and other[1] == res and other[0] else None
         out.append(d)
     return out
 

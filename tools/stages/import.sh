@@ -17,12 +17,12 @@
 # The base outlives the clone: BPF_CI_CACHE (the Makefile's, in the
 # user's cache directory) keeps each import in base/KEY.git, a bare
 # repository whose tag 'base' is the import, and base/KEY.tree, its tree
-# id; KEY is the package's version, the tarball's SHA-256 and the version
-# of this recipe. A tree
-# imported again from there is fetched (git's index-pack hashes every
-# object: a damaged or truncated cache fails) and its tree compared with
-# the one recorded; a cache that fails either is named, removed and made
-# again from the tarball, never used. Without BPF_CI_CACHE, no cache.
+# id; KEY is the package's version, the tarball's SHA-256 and path, and
+# the version of this recipe. A tree imported again from there is fetched
+# (git's index-pack hashes every object: a damaged or truncated cache
+# fails), and its tree and tag compared with those recorded; a cache that
+# fails is named, removed and made again from the tarball, never used,
+# and another user's is left alone. Without BPF_CI_CACHE, no cache.
 #
 # usage: import.sh TREE OVERLAY_DIR
 set -eu
@@ -69,21 +69,38 @@ patch_ids() {
 }
 
 # What import_base() makes of a tarball: bump when it makes another tree
-# or commit of the same tarball, so that the cache's older imports go
+# or commit of the same one, so that the cache's older imports go unused
 recipe=1
 
-# Tag 'base' and its tree from the cache's import $1 (base/KEY.git): 0, or
-# 1 when there is none; a damaged one is removed (1 too).
+# The cache of imported bases, an absolute path (git -C would take a
+# relative one from the tree); none without BPF_CI_CACHE
+cache=
+case ${BPF_CI_CACHE:-} in
+'') ;;
+/*) cache=$BPF_CI_CACHE/base ;;
+*) cache=$(pwd)/$BPF_CI_CACHE/base ;;
+esac
+
+# Tag 'base' and its tree from the cache's import $1 ($cache/KEY.git): 0,
+# or 1 when there is none; a damaged one is removed (1 too), one of
+# another user's is left and not used (nor written: key is emptied).
 base_from_cache() {
-	repo=$BPF_CI_CACHE/base/$1.git
+	repo=$cache/$1.git
 	[ -d "$repo" ] || return 1
-	want=$(cat "$BPF_CI_CACHE/base/$1.tree" 2> /dev/null || true)
+	if [ ! -O "$repo" ]; then
+		note "the cached import $repo is another user's: not used"
+		key=
+		return 1
+	fi
+	recorded=$(cat "$cache/$1.tree" 2> /dev/null || true)
 	if git -C "$tree" fetch -q --no-tags "$repo" "+refs/tags/base:refs/tags/base" 2> "$tmp/fetch.log" &&
-		[ -n "$want" ] && [ "$(git -C "$tree" rev-parse -q --verify 'base^{tree}')" = "$want" ]; then
+		[ -n "$recorded" ] &&
+		[ "$(git -C "$tree" rev-parse -q --verify 'base^{tree}')" = "$recorded" ] &&
+		[ "$(base_version)" = "$package $version" ]; then
 		return 0
 	fi
-	note "the cached import $repo is damaged ($(head -n 1 "$tmp/fetch.log" 2> /dev/null || true)${want:+, or not the tree $want}): removing it and unpacking the tarball again"
-	rm -rf "$repo" "$BPF_CI_CACHE/base/$1.tree"
+	note "the cached import $repo is damaged ($(head -n 1 "$tmp/fetch.log" 2> /dev/null || true)${recorded:+, or not the tree $recorded of $package $version}): removing it and unpacking the tarball again"
+	rm -rf "$repo" "$cache/$1.tree"
 	git -C "$tree" tag -d base > /dev/null 2>&1 || true
 	return 1
 }
@@ -92,15 +109,15 @@ base_from_cache() {
 # renamed into place, so that a run stopped half way leaves none. Packed
 # without deltas: a later fetch copies it rather than computes one.
 base_to_cache() {
-	dir=$BPF_CI_CACHE/base
-	new=$dir/.$1.$$
-	if ! { mkdir -p "$dir" && rm -rf "$new.git" &&
+	new=$cache/.$1.$$
+	if ! { rm -rf "$new.git" &&
 		git init -q --bare "$new.git" &&
 		git -C "$new.git" config pack.window 0 &&
 		git -C "$tree" -c pack.window=0 push -q "$new.git" "refs/tags/base:refs/tags/base" &&
 		git -C "$tree" rev-parse 'base^{tree}' > "$new.tree" &&
-		mv "$new.tree" "$dir/$1.tree" && rm -rf "$dir/$1.git" && mv "$new.git" "$dir/$1.git"; }; then
-		note "could not keep the import in $dir (the next import unpacks the tarball again)"
+		rm -rf "$cache/$1.git" && mv -T "$new.git" "$cache/$1.git" &&
+		mv "$new.tree" "$cache/$1.tree"; }; then
+		note "could not keep the import in $cache (the next import unpacks the tarball again)"
 	fi
 	rm -rf "$new.git" "$new.tree"
 }
@@ -111,9 +128,17 @@ base_to_cache() {
 # that is not in the overlay.
 import_base() {
 	find_tarball
+	# the commit names the tarball's path: that is in the key too. One
+	# import at a time reads or writes the cache (fd 8; lib.sh's steps
+	# lock is 9), until this function returns.
 	key=
-	if [ -n "${BPF_CI_CACHE:-}" ]; then
-		key=$version-$(sha256sum "$tarball" | cut -d' ' -f1)-$recipe
+	if [ -n "$cache" ]; then
+		key=$version-$(sha256sum "$tarball" | cut -d' ' -f1)-$(printf %s "$tarball" |
+			sha256sum | cut -c1-12)-$recipe
+		if ! { mkdir -p "$cache" && exec 8> "$cache/.lock" && flock 8; }; then
+			note "cannot lock $cache/.lock: the cache of imported bases is not used"
+			key=
+		fi
 	fi
 	if [ -d "$tree/.git" ]; then
 		git -C "$tree" checkout -q --detach
@@ -125,8 +150,9 @@ import_base() {
 		git -C "$tree" init -q -b main
 	fi
 	if [ -n "$key" ] && base_from_cache "$key"; then
-		note "$package $version from the cache: $BPF_CI_CACHE/base/$key.git"
+		note "$package $version from the cache: $cache/$key.git"
 		git -C "$tree" checkout -q -f -B main base
+		exec 8>&-
 		return
 	fi
 	note "unpacking $tarball ($package $version) into $tree"
@@ -145,6 +171,7 @@ so that git sees new files.")
 	git -C "$tree" tag -f -a -m "$package $version" base "$commit" > /dev/null
 	git -C "$tree" checkout -q -B main base
 	[ -z "$key" ] || base_to_cache "$key"
+	exec 8>&-
 }
 
 base_version() {
