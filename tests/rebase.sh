@@ -18,6 +18,8 @@ g() { git -c user.name=t -c user.email=t@t "$@"; }
 # Version $1 of the stand-in: kernel/bpf.c of ten lines, line $2 replaced
 # by $3 (none when $2 is 0), as linux-source.sh leaves an unpacked .deb.
 export VERSIONS_DIR="$tmp/versions"
+# The cache of imported bases: this test's own, never the user's
+export BPF_CI_CACHE="$tmp/cache"
 version() {
 	src=$tmp/src-$1/linux-source-6.1
 	mkdir -p "$src/kernel" "$VERSIONS_DIR/$1/usr/src"
