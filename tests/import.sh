@@ -68,7 +68,7 @@ find "$cached/objects" -type f ! -name '*.idx' -exec sh -c 'for f; do
 	printf x | dd of="$f" bs=1 seek=5 conv=notrunc 2> /dev/null; done' sh {} +
 expect flipped_cache_named 0 "cached import .* is damaged" imp_to linux5
 expect flipped_cache_same_base 0 "^same$" same_base linux5
-other=$(git -C "$cached" commit-tree -m other "$(git -C "$cached" mktree < /dev/null)")
+other=$(git -C "$cached" -c user.name=t -c user.email=t@t commit-tree -m other "$(git -C "$cached" mktree < /dev/null)")
 git -C "$cached" tag -f base "$other" > /dev/null
 expect moved_tag_named 0 "cached import .* is damaged" imp_to linux6
 expect moved_tag_same_base 0 "^same$" same_base linux6
