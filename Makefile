@@ -428,14 +428,16 @@ bisect: ## GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]] [TRIES=N]:
 # build/series-check-shards/i-of-N/; mutate-merge and series-check-merge
 # then make, from every shard's directory, the table and score one run
 # makes. LIST_ONLY=1: the mutants or commits a run (or shard) takes, and
-# nothing built.
+# nothing built. RESUME=1: series-check goes on with a run (or shard) of
+# the same commits that stopped, keeping the commits it finished.
 SHARD ?=
 LIST_ONLY ?=
+RESUME ?=
 SERIES_O := $(B)/series-check$(if $(KCONFIG),-$(KCONFIG))
 .PHONY: series-check-merge mutate-merge
 
-series-check: ## [SHARD=i/N] [LIST_ONLY=1] build, checkpatch and test every commit from base to the tip
-	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" tools/series/series-check.sh $(KSRC)
+series-check: ## [SHARD=i/N] [LIST_ONLY=1] [RESUME=1] build, checkpatch and test every commit from base to the tip
+	SHARD="$(SHARD)" LIST_ONLY="$(LIST_ONLY)" RESUME="$(RESUME)" tools/series/series-check.sh $(KSRC)
 
 # Each merge replaces the run directory it writes, and only when there are
 # shards to merge.

@@ -16,6 +16,10 @@
 #    takes, for several N; together they are the unsharded run's, each
 #    once; series-check's shards are runs of consecutive commits, in
 #    order.
+# 3. series-check.sh RESUME=1 on that tree, with a stand-in step.sh:
+#    after a run stopped in its middle, only the commits it had not
+#    finished run, and the table is the whole run's; another tip's run is
+#    refused and kept.
 set -eu
 STAGE=tests/shards.sh
 # shellcheck source=tools/lib/lib.sh
@@ -201,6 +205,67 @@ for N in 1 2 3 7 9; do
 	partition "series-check SHARD=i/$N" contiguous "$tmp/series.all" \
 		$(shards_of series-check.sh "$tree" $N "$tmp/series.$N")
 done
+
+# 3. RESUME=1, in a copy of the harness whose step.sh is a stand-in
+# that builds nothing: it passes each commit, lists it in steps.log, and
+# stops the run at the commit STOP_AT names, as a session's end would,
+# before its step.json.
+h=$tmp/harness
+mkdir -p "$h/kernel-overlay" "$h/tools"
+cp -R "$top/tools/lib" "$top/tools/series" "$h/tools/"
+cat > "$h/tools/series/step.sh" <<'STEP'
+#!/bin/sh
+h=$(cd "$(dirname "$0")/../.." && pwd)
+c=$(git -C "$h/build/steps/linux" rev-parse --short=12 HEAD)
+echo "$c" >> "$h/steps.log"
+[ "$c" != "${STOP_AT:-}" ] || exit 125
+mkdir -p "$1"
+python3 "$h/tools/lib/results.py" step-write "$1/step.json" pass "" "stand-in" "" 1 1
+STEP
+chmod +x "$h/tools/series/step.sh"
+all=$(tr '\n' ' ' < "$tmp/series.all")
+fourth=$(sed -n 4p "$tmp/series.all")
+# run NAME [VAR=VALUE...]: series-check of $tree in the copy; its status
+# in $tmp/NAME.status, what its steps took in $tmp/NAME.steps
+run() {
+	name=$1
+	shift
+	: > "$h/steps.log"
+	status=0
+	env "$@" "$h/tools/series/series-check.sh" "$tree" > "$tmp/$name.out" 2>&1 || status=$?
+	echo $status > "$tmp/$name.status"
+	tr '\n' ' ' < "$h/steps.log" > "$tmp/$name.steps"
+}
+run stopped STOP_AT="$fourth"
+result "series-check: a run stopped at the 4th commit fails, with 3 results" "$(
+	[ "$(cat "$tmp/stopped.status")" -ne 0 ] || echo "status 0"
+	n=$(find "$h/build/series-check" -name commit.json | wc -l)
+	[ "$n" -eq 3 ] || echo "$n results")"
+run resumed RESUME=1
+result "series-check: RESUME=1 runs the 4th commit and those after it only, and passes" "$(
+	[ "$(cat "$tmp/resumed.status")" -eq 0 ] || echo "status $(cat "$tmp/resumed.status")"
+	[ "$(cat "$tmp/resumed.steps")" = "$(sed -n '4,$p' "$tmp/series.all" | tr '\n' ' ')" ] ||
+		echo "its steps: $(cat "$tmp/resumed.steps")")"
+result "series-check: the resumed run's series.json lists every commit, in order" "$(
+	python3 -c 'import json, sys
+print(" ".join(r["commit"] for r in json.load(open(sys.argv[1]))["commits"]), end=" ")' \
+		"$h/build/series-check/series.json" | grep -qx "$all" || echo "not every commit")"
+run again RESUME=1
+result "series-check: RESUME=1 after a whole run builds nothing" "$(
+	[ "$(cat "$tmp/again.status")" -eq 0 ] && [ ! -s "$h/steps.log" ] ||
+		echo "status $(cat "$tmp/again.status"), steps: $(cat "$tmp/again.steps")")"
+run whole
+result "series-check: without RESUME, every commit runs again" "$(
+	[ "$(cat "$tmp/whole.steps")" = "$all" ] || echo "its steps: $(cat "$tmp/whole.steps")")"
+echo 7 > "$tree/file"
+harness_git -C "$tree" commit -q -am "commit 7"
+run moved RESUME=1
+result "series-check: RESUME=1 refuses another tip's run, naming it, and keeps it" "$(
+	[ "$(cat "$tmp/moved.status")" -ne 0 ] || echo "status 0"
+	[ ! -s "$h/steps.log" ] || echo "it ran $(cat "$tmp/moved.steps")"
+	grep -q "another run's" "$tmp/moved.out" || cat "$tmp/moved.out"
+	[ "$(find "$h/build/series-check" -name commit.json | wc -l)" -eq 7 ] ||
+		echo "the old results are gone")"
 
 # A SHARD that is not i/N stops the run before anything
 for bad in 0/2 3/2 2 a/b 1/0 /2; do

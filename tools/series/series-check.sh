@@ -16,8 +16,12 @@
 # series.json and table from every shard's directory, the same as one run.
 # LIST_ONLY=1: print the commits this run (or shard) takes, one a line,
 # and stop; nothing is built or written.
+# RESUME=1: go on with a run (or shard) that stopped before its end: the
+# commits whose commit.json it wrote are kept, the others run. Only a run
+# of the same commits and shard: its shard.json must be the one this run
+# would write, else it stops and says so.
 #
-# usage: [SHARD=i/N] [LIST_ONLY=1] series-check.sh TREE
+# usage: [SHARD=i/N] [LIST_ONLY=1] [RESUME=1] series-check.sh TREE
 set -eu
 STAGE=series-check
 # shellcheck source=tools/lib/lib.sh
@@ -51,11 +55,23 @@ steps=$top/build/steps/linux
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	note "$tree has uncommitted changes: they are not checked, its commits are"
 steps_tree "$tree" "$tip" "$steps"
-rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "${out%/*}"
+manifest=$out.shard.json
 # shellcheck disable=SC2086 # $commits: short ids
-$shards manifest "$out/shard.json" series-check contiguous "$shard" "$tip" $commits ||
-	die "tools/series/shards.py cannot write $out/shard.json (its reason is above); rerun: make series-check"
+$shards manifest "$manifest" series-check contiguous "$shard" "$tip" $commits ||
+	die "tools/series/shards.py cannot write $manifest (its reason is above); rerun: make series-check"
+resume=
+if [ -n "${RESUME:-}" ] && [ -f "$out/shard.json" ]; then
+	cmp -s "$manifest" "$out/shard.json" ||
+		die "RESUME=1: $out/shard.json is another run's (another tip, commits or shard than $tree's HEAD $tip, SHARD='$shard'); run without RESUME to start again"
+	resume=1
+	note "RESUME=1: keeping the commits $out has results for"
+else
+	[ -z "${RESUME:-}" ] || note "RESUME=1: no run in $out to go on with; starting one"
+	rm -rf "$out"
+	mkdir -p "$out"
+fi
+mv "$manifest" "$out/shard.json"
 
 # checkpatch --strict's report on commit $1, in $out/$1.checkpatch
 checkpatch() {
@@ -69,6 +85,11 @@ checkpatch() {
 # counts and what step.sh found (its step.json); series.json, the table
 # and the job summary are made from them (tools/series/shards.py series-merge).
 for c in $mine; do
+	if [ -n "$resume" ] && [ -f "$out/$c/commit.json" ]; then
+		note "$c: kept from the run resumed"
+		continue
+	fi
+	rm -rf "${out:?}/$c" "$out/$c.checkpatch"
 	git -C "$steps" checkout -q --detach "$c"
 	subject=$(git -C "$tree" log -1 --format=%s "$c" | cut -c1-60)
 	start=$(date +%s)
