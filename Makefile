@@ -428,8 +428,8 @@ bisect: ## GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]] [TRIES=N]:
 # build/series-check-shards/i-of-N/; mutate-merge and series-check-merge
 # then make, from every shard's directory, the table and score one run
 # makes. LIST_ONLY=1: the mutants or commits a run (or shard) takes, and
-# nothing built. RESUME=1: series-check goes on with a run (or shard) of
-# the same commits that stopped, keeping the commits it finished.
+# nothing built. RESUME=1: series-check keeps each commit's result from
+# an earlier run or shard here, and runs the commits that have none.
 SHARD ?=
 LIST_ONLY ?=
 RESUME ?=

@@ -18,8 +18,8 @@
 #    order.
 # 3. series-check.sh RESUME=1 on that tree, with a stand-in step.sh:
 #    after a run stopped in its middle, only the commits it had not
-#    finished run, and the table is the whole run's; another tip's run is
-#    refused and kept.
+#    finished run, and the table is the whole run's; after the series
+#    grew, only its new commit; a shard keeps an unsharded run's results.
 set -eu
 STAGE=tests/shards.sh
 # shellcheck source=tools/lib/lib.sh
@@ -259,13 +259,19 @@ result "series-check: without RESUME, every commit runs again" "$(
 	[ "$(cat "$tmp/whole.steps")" = "$all" ] || echo "its steps: $(cat "$tmp/whole.steps")")"
 echo 7 > "$tree/file"
 harness_git -C "$tree" commit -q -am "commit 7"
-run moved RESUME=1
-result "series-check: RESUME=1 refuses another tip's run, naming it, and keeps it" "$(
-	[ "$(cat "$tmp/moved.status")" -ne 0 ] || echo "status 0"
-	[ ! -s "$h/steps.log" ] || echo "it ran $(cat "$tmp/moved.steps")"
-	grep -q "another run's" "$tmp/moved.out" || cat "$tmp/moved.out"
-	[ "$(find "$h/build/series-check" -name commit.json | wc -l)" -eq 7 ] ||
-		echo "the old results are gone")"
+new=$(git -C "$tree" rev-parse --short=12 HEAD)
+run grown RESUME=1
+result "series-check: RESUME=1 on a series one commit longer runs that commit only" "$(
+	[ "$(cat "$tmp/grown.status")" -eq 0 ] || echo "status $(cat "$tmp/grown.status")"
+	[ "$(cat "$tmp/grown.steps")" = "$new " ] || echo "its steps: $(cat "$tmp/grown.steps")"
+	[ "$(find "$h/build/series-check" -name commit.json | wc -l)" -eq 8 ] ||
+		echo "not 8 results")"
+run shard RESUME=1 SHARD=2/2
+result "series-check: RESUME=1 SHARD=2/2 keeps the unsharded run's results, runs nothing" "$(
+	[ "$(cat "$tmp/shard.status")" -eq 0 ] || echo "status $(cat "$tmp/shard.status")"
+	[ ! -s "$h/steps.log" ] || echo "its steps: $(cat "$tmp/shard.steps")"
+	[ "$(find "$h/build/series-check-shards/2-of-2" -name commit.json | wc -l)" -eq 4 ] ||
+		echo "not 4 results")"
 
 # A SHARD that is not i/N stops the run before anything
 for bad in 0/2 3/2 2 a/b 1/0 /2; do

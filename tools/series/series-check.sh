@@ -16,10 +16,13 @@
 # series.json and table from every shard's directory, the same as one run.
 # LIST_ONLY=1: print the commits this run (or shard) takes, one a line,
 # and stop; nothing is built or written.
-# RESUME=1: go on with a run (or shard) that stopped before its end: the
-# commits whose commit.json it wrote are kept, the others run. Only a run
-# of the same commits and shard: its shard.json must be the one this run
-# would write, else it stops and says so.
+# RESUME=1: keep each commit's result from an earlier run (or shard) of
+# this machine, the same KCONFIG's, in build/series-check*/: a run that
+# stopped goes on, and a series that grew checks only its new commits. A
+# result is the commit id's: an id names the commit's tree and all its
+# ancestors, so the kernel built is the same; the tests are those of the
+# harness that ran it (run without RESUME to check every commit with
+# today's). The commits with no result run.
 #
 # usage: [SHARD=i/N] [LIST_ONLY=1] [RESUME=1] series-check.sh TREE
 set -eu
@@ -56,22 +59,32 @@ steps=$top/build/steps/linux
 	note "$tree has uncommitted changes: they are not checked, its commits are"
 steps_tree "$tree" "$tip" "$steps"
 mkdir -p "${out%/*}"
-manifest=$out.shard.json
-# shellcheck disable=SC2086 # $commits: short ids
-$shards manifest "$manifest" series-check contiguous "$shard" "$tip" $commits ||
-	die "tools/series/shards.py cannot write $manifest (its reason is above); rerun: make series-check"
-resume=
-if [ -n "${RESUME:-}" ] && [ -f "$out/shard.json" ]; then
-	cmp -s "$manifest" "$out/shard.json" ||
-		die "RESUME=1: $out/shard.json is another run's (another tip, commits or shard than $tree's HEAD $tip, SHARD='$shard'); run without RESUME to start again"
-	resume=1
-	note "RESUME=1: keeping the commits $out has results for"
-else
-	[ -z "${RESUME:-}" ] || note "RESUME=1: no run in $out to go on with; starting one"
-	rm -rf "$out"
-	mkdir -p "$out"
+# RESUME=1: the results this run keeps, copied aside before $out (one
+# of the places they are looked for) is emptied
+kept=$out.kept
+rm -rf "$kept"
+if [ -n "${RESUME:-}" ]; then
+	mkdir -p "$kept"
+	runs=$top/build/series-check${KCONFIG:+-$KCONFIG}
+	for c in $mine; do
+		for d in "$runs" "$runs"-shards/*; do
+			[ -f "$d/$c/commit.json" ] || continue
+			cp -R "$d/$c" "$kept/"
+			[ ! -f "$d/$c.checkpatch" ] || cp "$d/$c.checkpatch" "$kept/"
+			break
+		done
+	done
+	note "RESUME=1: $(find "$kept" -name commit.json | wc -l) commits' results kept from earlier runs"
 fi
-mv "$manifest" "$out/shard.json"
+rm -rf "$out"
+mkdir -p "$out"
+# shellcheck disable=SC2086 # $commits: short ids
+$shards manifest "$out/shard.json" series-check contiguous "$shard" "$tip" $commits ||
+	die "tools/series/shards.py cannot write $out/shard.json (its reason is above); rerun: make series-check"
+if [ -d "$kept" ]; then
+	find "$kept" -mindepth 1 -maxdepth 1 -exec mv {} "$out/" \;
+	rmdir "$kept"
+fi
 
 # checkpatch --strict's report on commit $1, in $out/$1.checkpatch
 checkpatch() {
@@ -85,8 +98,8 @@ checkpatch() {
 # counts and what step.sh found (its step.json); series.json, the table
 # and the job summary are made from them (tools/series/shards.py series-merge).
 for c in $mine; do
-	if [ -n "$resume" ] && [ -f "$out/$c/commit.json" ]; then
-		note "$c: kept from the run resumed"
+	if [ -f "$out/$c/commit.json" ]; then
+		note "$c: kept from an earlier run (RESUME=1)"
 		continue
 	fi
 	rm -rf "${out:?}/$c" "$out/$c.checkpatch"
