@@ -428,8 +428,8 @@ bisect: ## GOOD=<rev|patch> BAD=<rev|patch> [TEST=<test>[/<subtest>]] [TRIES=N]:
 # build/series-check-shards/i-of-N/; mutate-merge and series-check-merge
 # then make, from every shard's directory, the table and score one run
 # makes. LIST_ONLY=1: the mutants or commits a run (or shard) takes, and
-# nothing built. RESUME=1: series-check keeps each commit's result from
-# an earlier run or shard here, and runs the commits that have none.
+# nothing built. RESUME=1: series-check keeps each commit's passing
+# result from an earlier run or shard here, and runs the others.
 SHARD ?=
 LIST_ONLY ?=
 RESUME ?=

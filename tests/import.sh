@@ -106,6 +106,24 @@ exp > /dev/null 2>&1
 expect export_is_stable 0 "^same$" sh -c "cat '$overlay'/* | diff '$tmp/before' - && echo same"
 expect import_after_export 0 "up to date" imp
 
+# A Fixes: tag naming a patch of the series must give that patch's id in
+# an import: one made in a tree of one's own is named, with the right one.
+first=$(git -C "$tree" log --abbrev=12 --format=%h -1 --grep='^bpf: first$')
+fixes_overlay() {
+	rm -rf "$tmp/fx" "$tmp/linux-fx"
+	git -C "$tmp/mk" checkout -q -B fx HEAD
+	sed -i 's/int b;/int b = 2;/' "$tmp/mk/kernel/bpf.c"
+	git -C "$tmp/mk" -c user.name=t -c user.email=t@t commit -q -am \
+		"$(printf 'bpf: fourth\n\nFixes: %s ("bpf: first")\nFixes: 1234567890ab ("bpf: upstream")' "$1")"
+	git -C "$tmp/mk" format-patch -q -o "$tmp/fx" HEAD~3
+	(cd "$tmp/fx" && ls -- *.patch) > "$tmp/fx/series"
+	git -C "$tmp/mk" checkout -q - && git -C "$tmp/mk" branch -q -D fx
+	"$top/tools/stages/import.sh" "$tmp/linux-fx" "$tmp/fx"
+}
+expect fixes_id_of_own_tree_named 1 "names \"bpf: first\", which is $first in every import; write Fixes: $first " \
+	fixes_overlay "$(git -C "$tmp/mk" log --abbrev=12 --format=%h -1 --grep='^bpf: first$')"
+expect fixes_id_of_import_kept 0 "applied 3 patch" fixes_overlay "$first"
+
 # A patch that no longer applies: the run stops and names patch and file.
 sed -i 's/^-int c;/-int c_gone;/' "$overlay"/0002-*.patch
 git -C "$tree" reset -q --hard base

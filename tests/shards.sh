@@ -207,9 +207,9 @@ for N in 1 2 3 7 9; do
 done
 
 # 3. RESUME=1, in a copy of the harness whose step.sh is a stand-in
-# that builds nothing: it passes each commit, lists it in steps.log, and
-# stops the run at the commit STOP_AT names, as a session's end would,
-# before its step.json.
+# that builds nothing: it passes each commit, lists it in steps.log,
+# fails the commit FAIL_AT names, and stops the run at the commit STOP_AT
+# names, as a session's end would, before its step.json.
 h=$tmp/harness
 mkdir -p "$h/kernel-overlay" "$h/tools"
 cp -R "$top/tools/lib" "$top/tools/series" "$h/tools/"
@@ -220,6 +220,10 @@ c=$(git -C "$h/build/steps/linux" rev-parse --short=12 HEAD)
 echo "$c" >> "$h/steps.log"
 [ "$c" != "${STOP_AT:-}" ] || exit 125
 mkdir -p "$1"
+if [ "$c" = "${FAIL_AT:-}" ]; then
+	python3 "$h/tools/lib/results.py" step-write "$1/step.json" fail tests-failed "stand-in" "" 1 1
+	exit 1
+fi
 python3 "$h/tools/lib/results.py" step-write "$1/step.json" pass "" "stand-in" "" 1 1
 STEP
 chmod +x "$h/tools/series/step.sh"
@@ -254,6 +258,12 @@ run again RESUME=1
 result "series-check: RESUME=1 after a whole run builds nothing" "$(
 	[ "$(cat "$tmp/again.status")" -eq 0 ] && [ ! -s "$h/steps.log" ] ||
 		echo "status $(cat "$tmp/again.status"), steps: $(cat "$tmp/again.steps")")"
+run failed FAIL_AT="$fourth"
+run retried RESUME=1
+result "series-check: RESUME=1 runs a failed commit again, and only it" "$(
+	[ "$(cat "$tmp/failed.status")" -ne 0 ] || echo "the failing run passed"
+	[ "$(cat "$tmp/retried.status")" -eq 0 ] || echo "status $(cat "$tmp/retried.status")"
+	[ "$(cat "$tmp/retried.steps")" = "$fourth " ] || echo "its steps: $(cat "$tmp/retried.steps")")"
 run whole
 result "series-check: without RESUME, every commit runs again" "$(
 	[ "$(cat "$tmp/whole.steps")" = "$all" ] || echo "its steps: $(cat "$tmp/whole.steps")")"

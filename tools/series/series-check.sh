@@ -16,13 +16,13 @@
 # series.json and table from every shard's directory, the same as one run.
 # LIST_ONLY=1: print the commits this run (or shard) takes, one a line,
 # and stop; nothing is built or written.
-# RESUME=1: keep each commit's result from an earlier run (or shard) of
-# this machine, the same KCONFIG's, in build/series-check*/: a run that
-# stopped goes on, and a series that grew checks only its new commits. A
-# result is the commit id's: an id names the commit's tree and all its
-# ancestors, so the kernel built is the same; the tests are those of the
-# harness that ran it (run without RESUME to check every commit with
-# today's). The commits with no result run.
+# RESUME=1: keep each commit's passing result from an earlier run (or
+# shard) of this machine, the same KCONFIG's, in build/series-check*/: a
+# run that stopped goes on, and a series that grew checks only its new
+# commits. A result is the commit id's: an id names the commit's tree and
+# all its ancestors, so the kernel built is the same; the tests are those
+# of the harness that ran it (run without RESUME to check every commit
+# with today's). The commits with no passing result run.
 #
 # usage: [SHARD=i/N] [LIST_ONLY=1] [RESUME=1] series-check.sh TREE
 set -eu
@@ -59,32 +59,36 @@ steps=$top/build/steps/linux
 	note "$tree has uncommitted changes: they are not checked, its commits are"
 steps_tree "$tree" "$tip" "$steps"
 mkdir -p "${out%/*}"
-# RESUME=1: the results this run keeps, copied aside before $out (one
-# of the places they are looked for) is emptied
-kept=$out.kept
-rm -rf "$kept"
+# The run's directory is made aside, in $next, and then put in the place
+# of $out: a run stopped before that leaves $out as it was.
+runs=$top/build/series-check${KCONFIG:+-$KCONFIG}
+next=$runs-next
+rm -rf "$next"
+mkdir -p "$next"
+# shellcheck disable=SC2086 # $commits: short ids
+$shards manifest "$next/shard.json" series-check contiguous "$shard" "$tip" $commits ||
+	die "tools/series/shards.py cannot write $next/shard.json (its reason is above); rerun: make series-check"
+# RESUME=1: each commit's passing result from an earlier run, this one's
+# first; a failure runs again
+passed() {
+	python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["step"]["result"] != "pass")' "$1" 2> /dev/null
+}
 if [ -n "${RESUME:-}" ]; then
-	mkdir -p "$kept"
-	runs=$top/build/series-check${KCONFIG:+-$KCONFIG}
 	for c in $mine; do
-		for d in "$runs" "$runs"-shards/*; do
-			[ -f "$d/$c/commit.json" ] || continue
-			cp -R "$d/$c" "$kept/"
-			[ ! -f "$d/$c.checkpatch" ] || cp "$d/$c.checkpatch" "$kept/"
+		for d in "$out" "$runs" "$runs"-shards/*; do
+			passed "$d/$c/commit.json" || continue
+			cp -R "$d/$c" "$next/"
+			[ ! -f "$d/$c.checkpatch" ] || cp "$d/$c.checkpatch" "$next/"
 			break
 		done
 	done
-	note "RESUME=1: $(find "$kept" -name commit.json | wc -l) commits' results kept from earlier runs"
+	note "RESUME=1: $(find "$next" -name commit.json | wc -l) commits' results kept from earlier runs"
 fi
-rm -rf "$out"
-mkdir -p "$out"
-# shellcheck disable=SC2086 # $commits: short ids
-$shards manifest "$out/shard.json" series-check contiguous "$shard" "$tip" $commits ||
-	die "tools/series/shards.py cannot write $out/shard.json (its reason is above); rerun: make series-check"
-if [ -d "$kept" ]; then
-	find "$kept" -mindepth 1 -maxdepth 1 -exec mv {} "$out/" \;
-	rmdir "$kept"
-fi
+rm -rf "$runs-old"
+[ ! -d "$out" ] || mv "$out" "$runs-old"
+mv "$next" "$out"
+rm -rf "$runs-old"
 
 # checkpatch --strict's report on commit $1, in $out/$1.checkpatch
 checkpatch() {

@@ -211,6 +211,26 @@ apply_overlay() {
 	note "applied $n patch(es) from $overlay/series on top of base"
 }
 
+# Each "Fixes: ID (\"SUBJECT\")" that names a patch of the series by its
+# subject must give the id that patch has in an import, the same in every
+# one (lib.sh fixes the committer and the date): an id taken from a tree
+# where commits were made by hand, at other dates, names nothing for
+# anyone else. Upstream commits, subjects not in the series, are not
+# checked.
+check_fixes_ids() {
+	git -C "$tree" log --reverse --abbrev=12 --format='%h%x09%s' base..HEAD > "$tmp/subjects"
+	for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
+		git -C "$tree" log -1 --format=%B "$c" |
+			sed -n "s/^Fixes: \([0-9a-f]\{8,40\}\) (\"\(.*\)\")\$/$c\t\1\t\2/p"
+	done > "$tmp/fixes"
+	while IFS="$(printf '\t')" read -r c id subject; do
+		want=$(awk -F '\t' -v s="$subject" '$2 == s { print $1; exit }' "$tmp/subjects")
+		# one id a prefix of the other: a tag may give more digits
+		[ -z "$want" ] || [ "${want#"$id"}" != "$want" ] || [ "${id#"$want"}" != "$id" ] ||
+			die "$(git -C "$tree" log -1 --format='%s' "$c"): its tag 'Fixes: $id' names \"$subject\", which is $want in every import; write Fixes: $want (\"$subject\") in kernel-overlay/ (ids of commits made by hand in a tree differ from an import's)"
+	done < "$tmp/fixes"
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 overlay_patches "$overlay" > "$tmp/list"
@@ -241,3 +261,4 @@ else
 	[ -z "$base_only" ] || exit 0
 fi
 apply_overlay
+check_fixes_ids
