@@ -122,6 +122,9 @@ fixes_overlay() {
 }
 expect fixes_id_of_own_tree_named 1 "names \"bpf: first\", which is $first in every import; write Fixes: $first " \
 	fixes_overlay "$(git -C "$tmp/mk" log --abbrev=12 --format=%h -1 --grep='^bpf: first$')"
+# and the tree is left at base: a second import refuses again
+expect fixes_id_refused_again 1 "names \"bpf: first\", which is $first in every import" \
+	"$top/tools/stages/import.sh" "$tmp/linux-fx" "$tmp/fx"
 expect fixes_id_of_import_kept 0 "applied 3 patch" fixes_overlay "$first"
 
 # A patch that no longer applies: the run stops and names patch and file.

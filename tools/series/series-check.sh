@@ -106,7 +106,6 @@ for c in $mine; do
 		note "$c: kept from an earlier run (RESUME=1)"
 		continue
 	fi
-	rm -rf "${out:?}/$c" "$out/$c.checkpatch"
 	git -C "$steps" checkout -q --detach "$c"
 	subject=$(git -C "$tree" log -1 --format=%s "$c" | cut -c1-60)
 	start=$(date +%s)

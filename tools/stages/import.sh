@@ -226,8 +226,12 @@ check_fixes_ids() {
 	while IFS="$(printf '\t')" read -r c id subject; do
 		want=$(awk -F '\t' -v s="$subject" '$2 == s { print $1; exit }' "$tmp/subjects")
 		# one id a prefix of the other: a tag may give more digits
-		[ -z "$want" ] || [ "${want#"$id"}" != "$want" ] || [ "${id#"$want"}" != "$id" ] ||
+		[ -z "$want" ] || [ "${want#"$id"}" != "$want" ] || [ "${id#"$want"}" != "$id" ] || {
+			# back to base: a second import must apply and refuse again,
+			# not call this tree up to date
+			git -C "$tree" checkout -q -B main base
 			die "$(git -C "$tree" log -1 --format='%s' "$c"): its tag 'Fixes: $id' names \"$subject\", which is $want in every import; write Fixes: $want (\"$subject\") in kernel-overlay/ (ids of commits made by hand in a tree differ from an import's)"
+		}
 	done < "$tmp/fixes"
 }
 
