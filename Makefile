@@ -128,7 +128,7 @@ HELP_GROUPS := \
 	everyday:test,ci,check,run,shell,boot,verdict,ci-base,help \
 	pipeline:deps,import,config,kernel,guest-tests,initramfs,expect,grant-off,export,clean,clean-cache \
 	series:rebase,rebase-continue,rebase-abort,bisect,series-check,series-check-merge,range-diff,selftests-build,tree-test-progs,kernel-base,gdb \
-	slow-jobs:mutate,mutate-merge,upstream-selftests,versions,kernel-cost,fuzz \
+	slow-jobs:mutate,mutate-merge,upstream-selftests,kernel-variants,versions,kernel-cost,fuzz \
 	figures:bench,bench-doc,test-times,parity-table,design-table,upstream-doc,versions-doc,kernel-cost-doc \
 	ci:check-faults,check-kunit,check-hardening,shellcheck,mutants-apply,gh-local
 
@@ -357,6 +357,20 @@ $(KOBJ)/.config: $(FRAGMENT) tools/stages/config.sh
 
 kernel: config ## build bzImage out of tree, in build/kernel
 	+$(KMAKE) bzImage
+
+# Configs the series must still build under, each ci/kernel.config with a
+# fragment of ci/variants/: code under #ifdef that make ci's kernel never
+# compiles. Built, not booted; in the daily workflow.
+VARIANTS := $(basename $(notdir $(wildcard ci/variants/*.config)))
+.PHONY: kernel-variants
+kernel-variants: ## build vmlinux under each config of ci/variants/ (not booted), in build/variants/NAME
+	+@set -e; for v in $(VARIANTS); do \
+		tools/stages/config.sh $(KSRC) $(B)/variants/$$v ci/kernel.config ci/variants/$$v.config; \
+		$(KMAKE) O=$(abspath $(B))/variants/$$v vmlinux > $(B)/variants/$$v/build.log 2>&1 || \
+			{ grep -E 'error|undefined reference' $(B)/variants/$$v/build.log | head -20; \
+			  echo "kernel-variants: $$v (ci/variants/$$v.config) does not build; its log: $(B)/variants/$$v/build.log" >&2; exit 1; }; \
+		echo "kernel-variants: $$v builds"; \
+	done
 
 # guest-tests, not tests: tests/ holds the harness's own tests.
 guest-tests: ## build the guest's test binaries against the kernel's vmlinux.h

@@ -41,6 +41,8 @@ while IFS='	' read -r fragment want; do
 	if ! grep -qxF "$want" "$obj/.config"; then
 		opt=$(printf '%s\n' "$want" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
 		got=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || echo "absent")
+		# an option whose dependencies are unmet is absent: not set
+		[ "$got" != absent ] || [ "$want" != "# $opt is not set" ] || continue
 		note "$fragment asks for '$want' but .config has '$got' (a dependency is unmet)"
 		echo x
 	fi
