@@ -1363,12 +1363,12 @@ out:
 }
 
 #define MEMCG_MAX	(16 << 20)
-/* memcg_every_prog_type's: each type's fill ends in the cgroup's OOM killer, whose report goes
- * over the serial console: half of MEMCG_MAX halves the test's time, and
- * still holds about 55 programs a type, each charged at least pages and
- * image, and more than TYPE_SLACK of images were they uncharged
+/* memcg_every_prog_type's: its time is its loads, 26 or 27 a type under
+ * a quarter of MEMCG_MAX, each charged at least pages and image; were the
+ * images uncharged, over 100 loads of pages alone would leave more than
+ * TYPE_SLACK of them
  */
-#define PROG_TYPE_MAX	(8 << 20)
+#define PROG_TYPE_MAX	(4 << 20)
 #define MEMCG_ROUNDS	48
 #define MEMCG_PIN	"memcg_"	/* in the attacker's pin directory */
 #define BTF_INTS	60000	/* 16 bytes each in the blob: under 1 MiB */
