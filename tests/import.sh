@@ -106,6 +106,13 @@ exp > /dev/null 2>&1
 expect export_is_stable 0 "^same$" sh -c "cat '$overlay'/* | diff '$tmp/before' - && echo same"
 expect import_after_export 0 "up to date" imp
 
+# The ids do not depend on where the tarball sits, nor on the cache: the
+# same tarball elsewhere, with no cache, gives the same base.
+cp "$KERNEL_TARBALL" "$tmp/elsewhere.tar.xz"
+expect base_id_path_free 0 "^same$" sh -c "KERNEL_TARBALL='$tmp/elsewhere.tar.xz' BPF_CI_CACHE= \
+	'$top/tools/stages/import.sh' '$tmp/linux-elsewhere' '$overlay' > /dev/null 2>&1 &&
+	[ \"\$(git -C '$tmp/linux-elsewhere' rev-parse base)\" = \"\$(git -C '$tree' rev-parse base)\" ] && echo same"
+
 # A Fixes: tag naming a patch of the series must give that patch's id in
 # an import: one made in a tree of one's own is named, with the right one.
 first=$(git -C "$tree" log --abbrev=12 --format=%h -1 --grep='^bpf: first$')
@@ -125,6 +132,12 @@ expect fixes_id_of_own_tree_named 1 "names \"bpf: first\", which is $first in ev
 # and the tree is left at base: a second import refuses again
 expect fixes_id_refused_again 1 "names \"bpf: first\", which is $first in every import" \
 	"$top/tools/stages/import.sh" "$tmp/linux-fx" "$tmp/fx"
+# A base other than the pinned one has other ids: the tags are not
+# checked against it, and the run says so.
+echo 0.0-other > "$tmp/fx/base-version"
+expect fixes_id_other_base_noted 0 "Fixes: tags not checked: their ids are those of an import of 0.0-other" \
+	sh -c "rm -rf '$tmp/linux-fx' && '$top/tools/stages/import.sh' '$tmp/linux-fx' '$tmp/fx'"
+rm "$tmp/fx/base-version"
 expect fixes_id_of_import_kept 0 "applied 3 patch" fixes_overlay "$first"
 
 # A patch that no longer applies: the run stops and names patch and file.

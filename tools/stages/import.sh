@@ -17,7 +17,7 @@
 # The base outlives the clone: BPF_CI_CACHE (the Makefile's, in the
 # user's cache directory) keeps each import in base/KEY.git, a bare
 # repository whose tag 'base' is the import, and base/KEY.tree, its tree
-# id; KEY is the package's version, the tarball's SHA-256 and path, and
+# id; KEY is the package's version, the tarball's SHA-256, and
 # the version of this recipe. A tree imported again from there is fetched
 # (git's index-pack hashes every object: a damaged or truncated cache
 # fails), and its tree and tag compared with those recorded; a cache that
@@ -39,11 +39,11 @@ base_only=${IMPORT_BASE_ONLY:-}
 [ -f "$overlay/series" ] ||
 	die "$overlay/series is missing; it lists the overlay's patches in apply order (it may be empty)"
 
+pinned=$(cat "$overlay/base-version" 2> /dev/null || true)
 if [ -n "$want" ]; then
 	version=$want
 else
 	version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || echo unknown)
-	pinned=$(cat "$overlay/base-version" 2> /dev/null || true)
 	[ -z "$pinned" ] || [ "$pinned" = "$version" ] ||
 		note "the installed $package is $version, but the series is based on $pinned ($overlay/base-version): install that (make deps), or import it without installing: make import VERSION=$pinned"
 fi
@@ -70,7 +70,7 @@ patch_ids() {
 
 # What import_base() makes of a tarball: bump when it makes another tree
 # or commit of the same one, so that the cache's older imports go unused
-recipe=1
+recipe=2
 
 # The cache of imported bases, an absolute path (git -C would take a
 # relative one from the tree); none without BPF_CI_CACHE
@@ -128,13 +128,11 @@ base_to_cache() {
 # that is not in the overlay.
 import_base() {
 	find_tarball
-	# the commit names the tarball's path: that is in the key too. One
-	# import at a time reads or writes the cache (fd 8; lib.sh's steps
-	# lock is 9), until this function returns.
+	# One import at a time reads or writes the cache (fd 8; lib.sh's
+	# steps lock is 9), until this function returns.
 	key=
 	if [ -n "$cache" ]; then
-		key=$version-$(sha256sum "$tarball" | cut -d' ' -f1)-$(printf %s "$tarball" |
-			sha256sum | cut -c1-12)-$recipe
+		key=$version-$(sha256sum "$tarball" | cut -d' ' -f1)-$recipe
 		if ! { mkdir -p "$cache" && exec 8> "$cache/.lock" && flock 8; }; then
 			note "cannot lock $cache/.lock: the cache of imported bases is not used"
 			key=
@@ -165,7 +163,7 @@ import_base() {
 	git -C "$tree" add -A -f
 	commit=$(harness_git -C "$tree" commit-tree "$(git -C "$tree" write-tree)" \
 		-m "Import $package $version" \
-		-m "Unpacked from $tarball by tools/stages/import.sh, with the
+		-m "Unpacked from the package's tarball by tools/stages/import.sh, with the
 Debian packaging lines \"/*\" and \"!/debian/\" taken out of .gitignore
 so that git sees new files.")
 	git -C "$tree" tag -f -a -m "$package $version" base "$commit" > /dev/null
@@ -218,6 +216,10 @@ apply_overlay() {
 # anyone else. Upstream commits, subjects not in the series, are not
 # checked.
 check_fixes_ids() {
+	if [ -n "$pinned" ] && [ "$(base_version)" != "$package $pinned" ]; then
+		note "Fixes: tags not checked: their ids are those of an import of $pinned ($overlay/base-version), and base is $(base_version)"
+		return
+	fi
 	git -C "$tree" log --reverse --abbrev=12 --format='%h%x09%s' base..HEAD > "$tmp/subjects"
 	for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
 		git -C "$tree" log -1 --format=%B "$c" |
