@@ -77,10 +77,11 @@ export ACCEL_CACHE ?= $(abspath $(B)/qemu-accel)
 CCACHE := $(shell command -v ccache 2> /dev/null)
 # A fixed timestamp and host keep compile.h stable, so ccache hits and an
 # unchanged tree relinks nothing.
-KMAKE := $(MAKE) -C $(KSRC) O=$(abspath $(KOBJ)) ARCH=x86_64 \
+KMAKE_IN = $(MAKE) -C $(KSRC) O=$(1) ARCH=x86_64 \
 	$(if $(CCACHE),CC="$(abspath tools/stages/ccache-gcc.sh)") \
 	KBUILD_BUILD_TIMESTAMP=2023-01-01 KBUILD_BUILD_USER=ci \
 	KBUILD_BUILD_HOST=ci -j$(shell nproc)
+KMAKE := $(call KMAKE_IN,$(abspath $(KOBJ)))
 # The caches that outlive a clone: ccache and the imported bases
 # (tools/stages/import.sh), in the user's cache directory as ccache's own
 # default is, so that a fresh clone on a machine that built before is
@@ -364,13 +365,18 @@ kernel: config ## build bzImage out of tree, in build/kernel
 VARIANTS := $(basename $(notdir $(wildcard ci/variants/*.config)))
 .PHONY: kernel-variants
 kernel-variants: ## build vmlinux under each config of ci/variants/ (not booted), in build/variants/NAME
-	+@set -e; for v in $(VARIANTS); do \
-		tools/stages/config.sh $(KSRC) $(B)/variants/$$v ci/kernel.config ci/variants/$$v.config; \
-		$(KMAKE) O=$(abspath $(B))/variants/$$v vmlinux > $(B)/variants/$$v/build.log 2>&1 || \
-			{ grep -E 'error|undefined reference' $(B)/variants/$$v/build.log | head -20; \
-			  echo "kernel-variants: $$v (ci/variants/$$v.config) does not build; its log: $(B)/variants/$$v/build.log" >&2; exit 1; }; \
-		echo "kernel-variants: $$v builds"; \
-	done
+	+@failed=; for v in $(VARIANTS); do \
+		o=$(abspath $(B))/variants/$$v; \
+		if tools/stages/config.sh $(KSRC) $$o ci/kernel.config ci/variants/$$v.config && \
+		   $(call KMAKE_IN,$$o) vmlinux > $$o/build.log 2>&1; then \
+			echo "kernel-variants: $$v builds"; \
+		else \
+			grep -E 'error|undefined reference' $$o/build.log 2> /dev/null | head -20; \
+			echo "kernel-variants: $$v (ci/variants/$$v.config) does not build; its log: $$o/build.log" >&2; \
+			failed="$$failed $$v"; \
+		fi; \
+	done; \
+	[ -z "$$failed" ] || { echo "kernel-variants: failed:$$failed" >&2; exit 1; }
 
 # guest-tests, not tests: tests/ holds the harness's own tests.
 guest-tests: ## build the guest's test binaries against the kernel's vmlinux.h

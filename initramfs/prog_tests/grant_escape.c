@@ -2508,11 +2508,13 @@ out_unmap:
  * token_jit: jit_memcg_bound's attack by a token's holder whose BPF FS
  * delegates prog_load and socket_filter: as v6.9, a JIT image is charged
  * to no cgroup (bpf_jit_charge_modmem() asks bpf_capable(); the host-wide
- * bpf_jit_limit binds). Under memory.max PROG_TYPE_MAX the holder loads
+ * bpf_jit_limit binds). Under memory.max JIT_TOKEN_MAX the holder loads
  * and holds JIT_TOKEN_PROGS programs whose images pass memory.max:
- * reached, the delegation decides.
+ * reached, the delegation decides. What is charged of each (its pages,
+ * about 40 KiB) keeps the hundred well under JIT_TOKEN_MAX.
  */
 #define JIT_TOKEN_PROGS	100
+#define JIT_TOKEN_MAX	(8 << 20)
 
 struct jit_hold {
 	int untokened;		/* the same load without the token: -errno */
@@ -2553,7 +2555,7 @@ static void token_jit(void)
 		return;
 	image = jited_len(fd);
 	close(fd);
-	if (!ASSERT_GT(image, 0, "its image") || !token_cg_under(PROG_TYPE_MAX))
+	if (!ASSERT_GT(image, 0, "its image") || !token_cg_under(JIT_TOKEN_MAX))
 		goto out;
 	/* v6.9 asks for the attach type too: a socket filter's is 0 */
 	ret = token_holder_in_cg(&(struct delegation){ "prog_load", NULL, "socket_filter", "any" },
@@ -2561,12 +2563,12 @@ static void token_jit(void)
 	printf("%s: without the token %d; with it loaded %d of %d, then error %d; images "
 	       "%lld bytes, memory.current %lld under memory.max %d\n", __func__,
 	       h.untokened, h.loaded, JIT_TOKEN_PROGS, h.err, h.loaded * image, h.current,
-	       PROG_TYPE_MAX);
+	       JIT_TOKEN_MAX);
 	if (!ASSERT_OK(ret, "the holder reports"))
 		goto out;
 	ASSERT_EQ(h.untokened, -EPERM, "the load without the token");
 	ASSERT_EQ(h.loaded, JIT_TOKEN_PROGS, "every program loaded");
-	ASSERT_GT(h.loaded * image, PROG_TYPE_MAX, "images past memory.max");
+	ASSERT_GT(h.loaded * image, JIT_TOKEN_MAX, "images past memory.max");
 	ASSERT_LT(h.current, h.loaded * image, "the images charged to no cgroup");
 out:
 	ungrant_cg(false);

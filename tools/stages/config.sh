@@ -41,9 +41,18 @@ while IFS='	' read -r fragment want; do
 	if ! grep -qxF "$want" "$obj/.config"; then
 		opt=$(printf '%s\n' "$want" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
 		got=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || echo "absent")
-		# an option whose dependencies are unmet is absent: not set
-		[ "$got" != absent ] || [ "$want" != "# $opt is not set" ] || continue
-		note "$fragment asks for '$want' but .config has '$got' (a dependency is unmet)"
+		# an option of the tree's Kconfig whose dependencies are unmet is
+		# absent: not set. A misspelt or removed one stays an error.
+		why="a dependency is unmet"
+		if [ "$got" = absent ]; then
+			if ! grep -rqsE "^[[:space:]]*(menu)?config[[:space:]]+${opt#CONFIG_}[[:space:]]*\$" \
+				--include='Kconfig*' "$src"; then
+				why="no Kconfig of $src defines it"
+			elif [ "$want" = "# $opt is not set" ]; then
+				continue
+			fi
+		fi
+		note "$fragment asks for '$want' but .config has '$got' ($why)"
 		echo x
 	fi
 done > "$obj/config.missing"
