@@ -105,6 +105,11 @@ cat "$overlay"/* > "$tmp/before"
 exp > /dev/null 2>&1
 expect export_is_stable 0 "^same$" sh -c "cat '$overlay'/* | diff '$tmp/before' - && echo same"
 expect import_after_export 0 "up to date" imp
+# A message edited in the tree alone (its patch id unchanged) is work too
+git -C "$tree" -c user.name=t -c user.email=t@t commit -q --amend -m "bpf: third" -m "Why it is."
+expect refuses_unexported_message 1 "whose messages kernel-overlay/ lacks" imp
+exp > /dev/null 2>&1
+expect message_exported_up_to_date 0 "up to date" imp
 
 # The ids do not depend on where the tarball sits, nor on the cache: the
 # same tarball elsewhere, with no cache, gives the same base.

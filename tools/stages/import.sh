@@ -190,6 +190,19 @@ check_no_lost_work() {
 	if [ -n "$local_only" ]; then
 		die "$tree has commits after 'base' that kernel-overlay/ lacks; run 'make export' to keep them, or reset them away yourself (git -C $tree reset --hard base)"
 	fi
+	# A message edited in the tree (a Fixes: id, a reword) leaves the
+	# patch id as it was: compare the messages too.
+	for c in $(git -C "$tree" rev-list base..HEAD); do
+		git -C "$tree" log -1 --format='%s%n%n%b' "$c" | git stripspace | sha1sum
+	done | sort > "$tmp/tree.msgs"
+	while read -r f; do
+		git -C "$tree" mailinfo "$tmp/msg" "$tmp/diff" < "$f" > "$tmp/info"
+		{ sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } |
+			git stripspace | sha1sum
+	done < "$tmp/list" | sort > "$tmp/overlay.msgs"
+	if [ -n "$(comm -23 "$tmp/tree.msgs" "$tmp/overlay.msgs")" ]; then
+		die "$tree has commits after 'base' whose messages kernel-overlay/ lacks; run 'make export' to keep them, or reset them away yourself (git -C $tree reset --hard base)"
+	fi
 }
 
 apply_overlay() {
