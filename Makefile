@@ -361,14 +361,15 @@ kernel: config ## build bzImage out of tree, in build/kernel
 
 # Configs the series must still build under, each ci/kernel.config with a
 # fragment of ci/variants/: code under #ifdef that make ci's kernel never
-# compiles. Built, not booted; in the daily workflow.
+# compiles. Built, not booted, with warnings as errors (an unused static
+# function is what an #ifdef slip leaves); in the daily workflow.
 VARIANTS := $(basename $(notdir $(wildcard ci/variants/*.config)))
 .PHONY: kernel-variants
 kernel-variants: ## build vmlinux under each config of ci/variants/ (not booted), in build/variants/NAME
 	+@failed=; for v in $(VARIANTS); do \
 		o=$(abspath $(B))/variants/$$v; \
 		if tools/stages/config.sh $(KSRC) $$o ci/kernel.config ci/variants/$$v.config && \
-		   $(call KMAKE_IN,$$o) vmlinux > $$o/build.log 2>&1; then \
+		   $(call KMAKE_IN,$$o) KCFLAGS=-Werror vmlinux > $$o/build.log 2>&1; then \
 			echo "kernel-variants: $$v builds"; \
 		else \
 			grep -E 'error|undefined reference' $$o/build.log 2> /dev/null | head -20; \
